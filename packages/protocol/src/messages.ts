@@ -1,0 +1,178 @@
+import { MessageCodec } from "./codec.js";
+
+// Value forms of the messages in proto/*.proto (see MessageCodec): int64 → bigint, bytes → Uint8Array,
+// enums → number; an absent field means its proto3 default.
+
+export enum OperationType {
+  UNKNOWN = 0,
+  CREATE_ACCOUNT = 1,
+  SET_METADATA = 4,
+  SET_SIGNER_WEIGHT = 5,
+  SET_THRESHOLD = 6,
+  PAY_COIN = 7,
+  LOG = 8,
+  SET_PRIVILEGE = 9,
+  UPGRADE_CONTRACT = 10,
+  SET_CONTROLLED_AREA = 11,
+}
+
+export enum ContractType {
+  JAVASCRIPT = 0,
+  EVM = 1,
+  SYSTEM = 2,
+  WASM = 3,
+}
+
+export interface Signer { address?: string; weight?: bigint }
+export interface OperationTypeThreshold { type?: OperationType; threshold?: bigint }
+export interface AccountThreshold { tx_threshold?: bigint; type_thresholds?: OperationTypeThreshold[] }
+export interface AccountPrivilege { master_weight?: bigint; signers?: Signer[]; thresholds?: AccountThreshold }
+export interface KeyPair { key?: string; value?: string; version?: bigint }
+export interface Contract { type?: ContractType; payload?: string; version?: bigint }
+
+export interface OperationCreateAccount {
+  dest_address?: string;
+  contract?: Contract;
+  priv?: AccountPrivilege;
+  metadatas?: KeyPair[];
+  init_balance?: bigint;
+  init_input?: string;
+  dest_public_key?: string;
+  raw_dest_address?: Uint8Array;
+}
+export interface OperationPayCoin { dest_address?: string; amount?: bigint; input?: string; raw_dest_address?: Uint8Array }
+export interface OperationSetMetadata { key?: string; value?: string; version?: bigint; delete_flag?: boolean }
+export interface OperationSetSignerWeight { master_weight?: bigint; signers?: Signer[] }
+export interface OperationSetThreshold { tx_threshold?: bigint; type_thresholds?: OperationTypeThreshold[] }
+export interface OperationSetPrivilege {
+  master_weight?: string;
+  signers?: Signer[];
+  tx_threshold?: string;
+  type_thresholds?: OperationTypeThreshold[];
+}
+export interface OperationLog { topic?: string; datas?: string[] }
+export interface OperationUpgradeContract { dest_address?: string; payload?: string; type?: bigint }
+export interface OperationSetControlledArea { dest_address?: string; s_available?: boolean; metadatas?: KeyPair[] }
+
+export interface Operation {
+  type?: OperationType;
+  source_address?: string;
+  metadata?: Uint8Array;
+  create_account?: OperationCreateAccount;
+  set_metadata?: OperationSetMetadata;
+  set_signer_weight?: OperationSetSignerWeight;
+  set_threshold?: OperationSetThreshold;
+  pay_coin?: OperationPayCoin;
+  log?: OperationLog;
+  set_privilege?: OperationSetPrivilege;
+  upgrade_contract?: OperationUpgradeContract;
+  set_controlled_area?: OperationSetControlledArea;
+  raw_source_address?: Uint8Array;
+}
+
+export interface Transaction {
+  source_address?: string;
+  nonce?: bigint;
+  expr_condition?: string;
+  operations?: Operation[];
+  metadata?: Uint8Array;
+  fee_limit?: bigint;
+  gas_price?: bigint;
+  ceil_ledger_seq?: bigint;
+  chain_id?: bigint;
+  address_prefix?: string;
+  raw_source_address?: Uint8Array;
+  domain_id?: number;
+}
+
+export interface Signature { public_key?: string; sign_data?: Uint8Array }
+
+export interface Trigger {
+  transaction_type?: number;
+  ledger_seq?: bigint;
+  transaction?: { hash?: Uint8Array; index?: bigint };
+}
+
+export interface TransactionEnv { transaction?: Transaction; signatures?: Signature[]; trigger?: Trigger }
+
+export interface TransactionEnvStore {
+  transaction_env?: TransactionEnv;
+  error_code?: number;
+  error_desc?: string;
+  ledger_seq?: bigint;
+  close_time?: bigint;
+  hash?: Uint8Array;
+  actual_fee?: bigint;
+  contract_tx_hashes?: Uint8Array[];
+}
+
+export interface LedgerHeader {
+  seq?: bigint;
+  hash?: Uint8Array;
+  previous_hash?: Uint8Array;
+  account_tree_hash?: Uint8Array;
+  close_time?: bigint;
+  consensus_value_hash?: Uint8Array;
+  version?: bigint;
+  tx_count?: bigint;
+  validators_hash?: Uint8Array;
+  reserve?: string;
+  fees_hash?: Uint8Array;
+  chain_id?: bigint;
+}
+
+export interface Account {
+  address?: string;
+  nonce?: bigint;
+  priv?: AccountPrivilege;
+  metadatas_hash?: Uint8Array;
+  assets_hash?: Uint8Array;
+  contract?: Contract;
+  balance?: bigint;
+}
+
+export interface WsMessage { type?: bigint; request?: boolean; sequence?: bigint; data?: Uint8Array }
+
+// chainsim's own formats (proto/chainsim.proto).
+export interface RawTransactionEnv { transaction?: Uint8Array; signatures?: Signature[]; trigger?: Trigger }
+export interface RawTransactionEnvStore extends Omit<TransactionEnvStore, "transaction_env"> {
+  transaction_env?: RawTransactionEnv;
+}
+export interface ConsensusValue {
+  ledger_seq?: bigint;
+  close_time?: bigint;
+  previous_ledger_hash?: Uint8Array;
+  txs?: RawTransactionEnv[];
+  previous_proof?: Uint8Array;
+  proposer?: string;
+}
+export interface Fees { base_reserve?: bigint; gas_price?: bigint }
+export interface MetadataChange { key?: string; value?: KeyPair; deleted?: boolean }
+export interface AccountChange { account?: Account; metadatas?: MetadataChange[] }
+export interface LedgerChanges { accounts?: AccountChange[] }
+export interface StoredLedger {
+  header?: LedgerHeader;
+  value?: ConsensusValue;
+  tx_hashes?: Uint8Array[];
+  validators?: string[];
+  fees?: Fees;
+}
+
+export const codecs = {
+  Transaction: new MessageCodec<Transaction>("protocol.Transaction"),
+  Operation: new MessageCodec<Operation>("protocol.Operation"),
+  Signature: new MessageCodec<Signature>("protocol.Signature"),
+  TransactionEnv: new MessageCodec<TransactionEnv>("protocol.TransactionEnv"),
+  TransactionEnvStore: new MessageCodec<TransactionEnvStore>("protocol.TransactionEnvStore"),
+  LedgerHeader: new MessageCodec<LedgerHeader>("protocol.LedgerHeader"),
+  Account: new MessageCodec<Account>("protocol.Account"),
+  AccountPrivilege: new MessageCodec<AccountPrivilege>("protocol.AccountPrivilege"),
+  KeyPair: new MessageCodec<KeyPair>("protocol.KeyPair"),
+  WsMessage: new MessageCodec<WsMessage>("protocol.WsMessage"),
+  RawTransactionEnv: new MessageCodec<RawTransactionEnv>("chainsim.RawTransactionEnv"),
+  RawTransactionEnvStore: new MessageCodec<RawTransactionEnvStore>("chainsim.RawTransactionEnvStore"),
+  ConsensusValue: new MessageCodec<ConsensusValue>("chainsim.ConsensusValue"),
+  Fees: new MessageCodec<Fees>("chainsim.Fees"),
+  LedgerChanges: new MessageCodec<LedgerChanges>("chainsim.LedgerChanges"),
+  StoredLedger: new MessageCodec<StoredLedger>("chainsim.StoredLedger"),
+};
