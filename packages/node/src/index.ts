@@ -1,1 +1,2 @@
-export {};
+export * from "./config.js";
+export { runNodeFromFile, startNode, type RunningNode } from "./node.js";

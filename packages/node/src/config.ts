@@ -1,0 +1,95 @@
+import { ChainError, ErrorCode, checkAddress, decodePrivateKey, toInt64 } from "@chainsim/protocol";
+
+/**
+ * Everything one validator process needs, as `chainsim node --config FILE` reads it (JSON). The CLI
+ * generates these files from a network manifest; docs/networks.md documents every key.
+ */
+export interface NodeConfig {
+  /** Network name; part of the genesis, so a data directory cannot be reused by another network. */
+  network: string;
+  /** This validator's name in the manifest (v1, v2, …). */
+  node_name: string;
+  /** Directory holding account_db, keyvalue_db and ledger_db. */
+  data_dir: string;
+  webserver: { listen_addresses: string };
+  wsserver: { listen_address: string };
+  p2p: { listen_address: string; peers: string[] };
+  /** This validator's signing key (priSPK…). */
+  validator: { private_key: string };
+  /** Validator addresses in replica order; the primary of view v is validators[v mod n]. */
+  validators: string[];
+  genesis: GenesisConfig;
+  consensus: ConsensusConfig;
+  dev: { private_key_endpoints: boolean };
+  debug: { fault_injection: boolean };
+}
+
+export interface GenesisConfig {
+  /** Address of the genesis account, which holds the whole initial balance. */
+  account: string;
+  balance: bigint;
+  gas_price: bigint;
+  base_reserve: bigint;
+  chain_id: bigint;
+  /** Close time (µs) of ledger 1; the same on every validator. */
+  close_time: bigint;
+}
+
+export interface ConsensusConfig {
+  close_interval_ms: number;
+  empty_close_interval_ms: number;
+  view_timeout_ms: number;
+  ckp_interval: number;
+  max_txs_per_ledger: number;
+}
+
+export const DEFAULT_CONSENSUS: ConsensusConfig = {
+  close_interval_ms: 1000,
+  empty_close_interval_ms: 10000,
+  view_timeout_ms: 2000,
+  ckp_interval: 10,
+  max_txs_per_ledger: 10000,
+};
+
+/** Validates a parsed config file; ChainError(2) naming the first bad key. */
+export function parseNodeConfig(json: unknown): NodeConfig {
+  const c = json as Partial<NodeConfig> & Record<string, unknown>;
+  const fail = (key: string, why: string): never => {
+    throw new ChainError(ErrorCode.INVALID_PARAMETER, `config: ${key} ${why}`);
+  };
+  if (!c || typeof c !== "object") fail("file", "should hold a JSON object");
+  const text = (key: string, value: unknown) => (typeof value === "string" && value.length > 0 ? value : fail(key, "should be a non-empty string"));
+  const hostPort = (key: string, value: unknown) => (/^[^:]+:\d+$/.test(text(key, value)) ? (value as string) : fail(key, "should be host:port"));
+  const g = (c.genesis ?? fail("genesis", "is missing")) as Record<string, unknown>;
+  const cons = { ...DEFAULT_CONSENSUS, ...(c.consensus ?? {}) } as ConsensusConfig;
+  for (const [key, value] of Object.entries(cons)) {
+    if (!Number.isInteger(value) || (value as number) <= 0) fail(`consensus.${key}`, "should be a positive integer");
+  }
+  decodePrivateKey(text("validator.private_key", c.validator?.private_key));
+  const validators = Array.isArray(c.validators) && c.validators.length > 0 ? c.validators : fail("validators", "should be a non-empty array");
+  validators.forEach((v, i) => checkAddress(v, `config: validators[${i}]`, ErrorCode.INVALID_PARAMETER));
+  return {
+    network: text("network", c.network),
+    node_name: text("node_name", c.node_name),
+    data_dir: text("data_dir", c.data_dir),
+    webserver: { listen_addresses: hostPort("webserver.listen_addresses", c.webserver?.listen_addresses) },
+    wsserver: { listen_address: hostPort("wsserver.listen_address", c.wsserver?.listen_address) },
+    p2p: {
+      listen_address: hostPort("p2p.listen_address", c.p2p?.listen_address),
+      peers: Array.isArray(c.p2p?.peers) ? c.p2p.peers.map((p, i) => text(`p2p.peers[${i}]`, p)) : [],
+    },
+    validator: { private_key: c.validator!.private_key },
+    validators,
+    genesis: {
+      account: checkAddress(g.account, "config: genesis.account", ErrorCode.INVALID_PARAMETER),
+      balance: toInt64(g.balance, "config: genesis.balance"),
+      gas_price: toInt64(g.gas_price ?? 100, "config: genesis.gas_price"),
+      base_reserve: toInt64(g.base_reserve ?? 0, "config: genesis.base_reserve"),
+      chain_id: toInt64(g.chain_id ?? 0, "config: genesis.chain_id"),
+      close_time: toInt64(g.close_time ?? 0, "config: genesis.close_time"),
+    },
+    consensus: cons,
+    dev: { private_key_endpoints: c.dev?.private_key_endpoints === true },
+    debug: { fault_injection: c.debug?.fault_injection === true },
+  };
+}
