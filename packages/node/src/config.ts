@@ -60,7 +60,7 @@ export function parseNodeConfig(json: unknown): NodeConfig {
   if (!c || typeof c !== "object") fail("file", "should hold a JSON object");
   const text = (key: string, value: unknown) => (typeof value === "string" && value.length > 0 ? value : fail(key, "should be a non-empty string"));
   const hostPort = (key: string, value: unknown) => (/^[^:]+:\d+$/.test(text(key, value)) ? (value as string) : fail(key, "should be host:port"));
-  const g = (c.genesis ?? fail("genesis", "is missing")) as Record<string, unknown>;
+  const g = (c.genesis ?? fail("genesis", "is missing")) as unknown as Record<string, unknown>;
   const cons = { ...DEFAULT_CONSENSUS, ...(c.consensus ?? {}) } as ConsensusConfig;
   for (const [key, value] of Object.entries(cons)) {
     if (!Number.isInteger(value) || (value as number) <= 0) fail(`consensus.${key}`, "should be a positive integer");
