@@ -1,15 +1,92 @@
 import { readFile } from "node:fs/promises";
-import { parseJson } from "@chainsim/protocol";
+import type { Server } from "node:http";
+import { addressFromPublicKey, decodePrivateKey, parseJson } from "@chainsim/protocol";
+import { Ed25519Verifier, NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import { parseNodeConfig, type NodeConfig } from "./config.js";
+import type { NodeContext } from "./context.js";
+import { SignatureChecker } from "./execution/authorization.js";
+import { createApp } from "./http/app.js";
+import { mountAccountRoutes } from "./http/routes/accounts.js";
+import { mountLedgerRoutes } from "./http/routes/ledgers.js";
+import { mountStatusRoutes } from "./http/routes/status.js";
+import { mountTransactionRoutes } from "./http/routes/transactions.js";
+import { LedgerManager } from "./ledger/ledger-manager.js";
+import { SoloSequencer } from "./ledger/solo-sequencer.js";
+import { TxService } from "./pool/tx-service.js";
+import { Databases } from "./storage/databases.js";
 
 export interface RunningNode {
   readonly config: NodeConfig;
+  readonly context: NodeContext;
   stop(): Promise<void>;
 }
 
-/** Starts one validator in this process. (Being written: storage, execution, pool, HTTP.) */
+function logger(name: string): (line: string) => void {
+  return (line) => process.stdout.write(`${new Date().toISOString()} [${name}] ${line}\n`);
+}
+
+/** Starts one validator in this process: storage, ledger, pool, the ledger closer and the HTTP API. */
 export async function startNode(config: NodeConfig): Promise<RunningNode> {
-  throw new Error(`startNode(${config.node_name}) is not wired yet`);
+  const log = logger(config.node_name);
+  const validatorAddress = addressFromPublicKey(new NodeEd25519Signer(decodePrivateKey(config.validator.private_key)).publicKey);
+  if (!config.validators.includes(validatorAddress)) {
+    throw new Error(`this node's key (${validatorAddress}) is not in the validator list of ${config.network}`);
+  }
+  const dbs = await Databases.open(config.data_dir);
+  try {
+    const signatures = new SignatureChecker(new Ed25519Verifier());
+    const ledgers = await LedgerManager.open(dbs, config, signatures);
+    const txs = new TxService(ledgers, signatures);
+    const context: NodeContext = {
+      config,
+      dbs,
+      ledgers,
+      txs,
+      signatures,
+      validatorAddress,
+      startedAt: Date.now(),
+      webStats: { start_request_count: 0, end_request_count: 0, expire_request_count: 0 },
+      log,
+    };
+    const sequencer = new SoloSequencer(ledgers, txs, config.consensus, validatorAddress, log);
+    const app = createApp(
+      (a) => {
+        mountStatusRoutes(a, context);
+        mountAccountRoutes(a, context);
+        mountTransactionRoutes(a, context);
+        mountLedgerRoutes(a, context);
+      },
+      context.webStats,
+      log,
+    );
+    const server = await listen(app, config.webserver.listen_addresses);
+    sequencer.start();
+    log(`validator ${validatorAddress} serving http://${config.webserver.listen_addresses} at ledger ${ledgers.lastHeader.seq}`);
+    return {
+      config,
+      context,
+      async stop() {
+        await sequencer.stop();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        await dbs.close();
+        log("stopped");
+      },
+    };
+  } catch (error) {
+    await dbs.close();
+    throw error;
+  }
+}
+
+function listen(app: ReturnType<typeof createApp>, hostPort: string): Promise<Server> {
+  const [host, port] = [hostPort.slice(0, hostPort.lastIndexOf(":")), Number(hostPort.slice(hostPort.lastIndexOf(":") + 1))];
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once("listening", () => resolve(server));
+    server.once("error", (error) => reject(new Error(`cannot listen on ${hostPort}: ${error.message}`)));
+  });
 }
 
 /** `chainsim node --config FILE`: runs until SIGTERM/SIGINT, then closes the databases cleanly. */

@@ -1,0 +1,21 @@
+import type { NodeConfig } from "./config.js";
+import type { SignatureChecker } from "./execution/authorization.js";
+import type { WebServerStats } from "./http/app.js";
+import type { LedgerManager } from "./ledger/ledger-manager.js";
+import type { TxService } from "./pool/tx-service.js";
+import type { Databases } from "./storage/databases.js";
+
+/** The parts of a running node that the HTTP routes and status reports read. */
+export interface NodeContext {
+  config: NodeConfig;
+  dbs: Databases;
+  ledgers: LedgerManager;
+  txs: TxService;
+  signatures: SignatureChecker;
+  /** This validator's address. */
+  validatorAddress: string;
+  /** Process start, ms since the epoch. */
+  startedAt: number;
+  webStats: WebServerStats;
+  log: (line: string) => void;
+}

@@ -1,0 +1,113 @@
+import {
+  ChainError,
+  ContractType,
+  ErrorCode,
+  OperationType,
+  checkAddress,
+  type Operation,
+  type SignedTransaction,
+} from "@chainsim/protocol";
+import type { StateView } from "../state/state-view.js";
+import { checkWeight, operationThreshold, type SignatureChecker } from "./authorization.js";
+import { LIMITS, type ChainParams } from "./params.js";
+
+/** Which nonces a check accepts: the pool keeps future nonces waiting, a ledger needs the next one. */
+export type NonceRule = "next" | "not-behind";
+
+const SUPPORTED = new Set([
+  OperationType.CREATE_ACCOUNT,
+  OperationType.SET_METADATA,
+  OperationType.SET_SIGNER_WEIGHT,
+  OperationType.SET_THRESHOLD,
+  OperationType.PAY_COIN,
+  OperationType.LOG,
+  OperationType.SET_PRIVILEGE,
+]);
+
+/** Gas of a transaction (compat.md §6): its TransactionEnv size plus a surcharge per contract creation. */
+export function gasOf(tx: SignedTransaction): bigint {
+  const creations = (tx.transaction.operations ?? []).filter(
+    (op) => op.type === OperationType.CREATE_ACCOUNT && op.create_account?.contract?.payload,
+  ).length;
+  return BigInt(tx.envSize) + BigInt(creations) * LIMITS.contractGas;
+}
+
+export function actualFee(tx: SignedTransaction): bigint {
+  return gasOf(tx) * (tx.transaction.gas_price ?? 0n);
+}
+
+/** Checks that need no state: shape, sizes, fees against limits, chain id, expiry, signatures. */
+export function checkStatic(tx: SignedTransaction, params: ChainParams, ledgerSeq: bigint, signatures: SignatureChecker): void {
+  const t = tx.transaction;
+  if (tx.envSize >= LIMITS.maxTxEnvBytes) throw new ChainError(ErrorCode.TX_TOO_BIG, `transaction is ${tx.envSize} bytes; the limit is under 1 MiB`);
+  checkAddress(t.source_address ?? "", "source_address");
+  const ops = t.operations ?? [];
+  if (ops.length === 0) throw new ChainError(ErrorCode.MISSING_OPERATIONS, "transaction has no operations");
+  if (ops.length > LIMITS.maxOperations) throw new ChainError(ErrorCode.TOO_MANY_OPERATIONS, `transaction has ${ops.length} operations; at most ${LIMITS.maxOperations}`);
+  if ((t.nonce ?? 0n) <= 0n) throw new ChainError(ErrorCode.BAD_NONCE, "nonce must be at least 1");
+  if (t.chain_id !== undefined && t.chain_id !== params.chainId) {
+    throw new ChainError(ErrorCode.INVALID_PARAMETER, `chain_id ${t.chain_id} is not this network's (${params.chainId})`);
+  }
+  if (t.ceil_ledger_seq !== undefined && t.ceil_ledger_seq < ledgerSeq) {
+    throw new ChainError(ErrorCode.INVALID_PARAMETER, `ceil_ledger_seq ${t.ceil_ledger_seq} has passed (next ledger is ${ledgerSeq})`);
+  }
+  ops.forEach(checkOperationShape);
+  const gasPrice = t.gas_price ?? 0n;
+  if (gasPrice < params.gasPrice) throw new ChainError(ErrorCode.FEE_INVALID, `gas_price ${gasPrice} is below the network minimum ${params.gasPrice}`);
+  const fee = actualFee(tx);
+  if ((t.fee_limit ?? 0n) < fee) {
+    throw new ChainError(ErrorCode.FEE_NOT_ENOUGH, `fee_limit ${t.fee_limit ?? 0n} is below the fee ${fee} (gas ${gasOf(tx)} × gas_price ${gasPrice})`);
+  }
+  if (tx.signatures.length === 0) throw new ChainError(ErrorCode.SIGNATURE_WEIGHT_NOT_ENOUGH, "transaction has no signature");
+  signatures.signerAddresses(tx);
+}
+
+function checkOperationShape(op: Operation, i: number): void {
+  const type = op.type ?? OperationType.UNKNOWN;
+  if (!SUPPORTED.has(type)) throw new ChainError(ErrorCode.INVALID_PARAMETER, `operations[${i}]: type ${type} is not supported`);
+  if (op.source_address !== undefined) checkAddress(op.source_address, `operations[${i}].source_address`);
+  const body = {
+    [OperationType.CREATE_ACCOUNT]: op.create_account,
+    [OperationType.SET_METADATA]: op.set_metadata,
+    [OperationType.SET_SIGNER_WEIGHT]: op.set_signer_weight,
+    [OperationType.SET_THRESHOLD]: op.set_threshold,
+    [OperationType.PAY_COIN]: op.pay_coin,
+    [OperationType.LOG]: op.log,
+    [OperationType.SET_PRIVILEGE]: op.set_privilege,
+  }[type as number];
+  if (!body) throw new ChainError(ErrorCode.INVALID_PARAMETER, `operations[${i}]: type ${type} needs its body field`);
+  const contract = op.create_account?.contract;
+  if (contract?.payload) {
+    const kind = contract.type === ContractType.JAVASCRIPT || contract.type === undefined ? "JavaScript" : `type ${contract.type}`;
+    throw new ChainError(ErrorCode.CONTRACT_INVALID, `operations[${i}]: ${kind} contracts are not supported by this node version yet`);
+  }
+}
+
+/** Checks against the state: source and operation sources exist, nonce, balance for the fee, weights. */
+export async function checkState(
+  tx: SignedTransaction,
+  state: StateView,
+  params: ChainParams,
+  signatures: SignatureChecker,
+  nonceRule: NonceRule,
+): Promise<void> {
+  const t = tx.transaction;
+  const source = await state.account(t.source_address!);
+  if (!source) throw new ChainError(ErrorCode.ACCOUNT_NOT_EXIST, `source account ${t.source_address} does not exist`);
+  const expected = (source.nonce ?? 0n) + 1n;
+  const nonce = t.nonce ?? 0n;
+  if (nonce < expected || (nonceRule === "next" && nonce !== expected)) {
+    throw new ChainError(ErrorCode.BAD_NONCE, `nonce ${nonce} is wrong; the next nonce of ${t.source_address} is ${expected}`);
+  }
+  const needed = (t.fee_limit ?? 0n) + params.baseReserve;
+  if ((source.balance ?? 0n) < needed) {
+    throw new ChainError(ErrorCode.LOW_RESERVE, `balance ${source.balance ?? 0n} is below fee_limit + base_reserve (${needed})`);
+  }
+  const signers = signatures.signerAddresses(tx);
+  checkWeight(source, signers, source.priv?.thresholds?.tx_threshold ?? 0n, "this transaction");
+  for (const [i, op] of (t.operations ?? []).entries()) {
+    const opSource = op.source_address ? await state.account(op.source_address) : source;
+    if (!opSource) throw new ChainError(ErrorCode.ACCOUNT_NOT_EXIST, `operations[${i}].source_address ${op.source_address} does not exist`);
+    checkWeight(opSource, signers, operationThreshold(opSource, op.type ?? 0), `operations[${i}]`);
+  }
+}

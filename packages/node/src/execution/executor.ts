@@ -1,0 +1,176 @@
+import {
+  ChainError,
+  ErrorCode,
+  codecs,
+  concatBytes,
+  sha256,
+  utf8,
+  type ConsensusValue,
+  type KeyPair,
+  type LedgerChanges,
+  type LedgerHeader,
+  type RawTransactionEnvStore,
+  type SignedTransaction,
+} from "@chainsim/protocol";
+import { AccountTree } from "../state/account-tree.js";
+import { StateView } from "../state/state-view.js";
+import type { AccountStore } from "../storage/account-store.js";
+import type { SignatureChecker } from "./authorization.js";
+import { actualFee, checkState, checkStatic } from "./checks.js";
+import { applyOperation, EMPTY_HASH } from "./operations.js";
+import { LEDGER_VERSION, type ChainParams } from "./params.js";
+
+/** What a ledger is built from. `txs` are in ledger order; the value is derived from them. */
+export interface LedgerProposal {
+  closeTime: bigint;
+  /** Validator address that proposed the ledger; it receives the fees. */
+  proposer: string;
+  txs: SignedTransaction[];
+}
+
+export interface ExecutedLedger {
+  header: LedgerHeader;
+  value: ConsensusValue;
+  records: RawTransactionEnvStore[];
+  changes: LedgerChanges;
+  included: SignedTransaction[];
+  /** Only in "propose" mode: transactions left out, with the reason. */
+  refused: { tx: SignedTransaction; error: ChainError }[];
+  /** Signed transactions on chain after this ledger. */
+  txCount: bigint;
+  /** Applies the ledger's account-tree updates; call once the ledger is stored. */
+  commitTree: () => void;
+}
+
+/** The previous ledger as execution needs it. */
+export interface ChainTip {
+  header: LedgerHeader;
+  txCount: bigint;
+}
+
+/**
+ * Executes ledgers: a deterministic function of (previous state, proposal). "propose" leaves out
+ * transactions that cannot go into this ledger (wrong nonce, unaffordable fee…); "verify" refuses the whole
+ * proposal instead, which is how a replica checks a value another validator proposed.
+ */
+export class Executor {
+  constructor(
+    private readonly store: AccountStore,
+    private readonly tree: AccountTree,
+    private readonly params: ChainParams,
+    private readonly signatures: SignatureChecker,
+    private readonly validators: string[],
+  ) {}
+
+  async execute(tip: ChainTip, proposal: LedgerProposal, mode: "propose" | "verify"): Promise<ExecutedLedger> {
+    const seq = tip.header.seq! + 1n;
+    const previousClose = tip.header.close_time ?? 0n;
+    if (proposal.closeTime <= previousClose) {
+      throw new ChainError(ErrorCode.INVALID_PARAMETER, `close time ${proposal.closeTime} is not after the previous ${previousClose}`);
+    }
+    const state = new StateView(this.store);
+    const records: RawTransactionEnvStore[] = [];
+    const included: SignedTransaction[] = [];
+    const refused: ExecutedLedger["refused"] = [];
+    for (const tx of proposal.txs) {
+      try {
+        checkStatic(tx, this.params, seq, this.signatures);
+        await checkState(tx, state, this.params, this.signatures, "next");
+      } catch (error) {
+        if (mode === "verify" || !(error instanceof ChainError)) throw error;
+        refused.push({ tx, error });
+        continue;
+      }
+      records.push(await this.apply(state, tx, seq, proposal.closeTime, proposal.proposer));
+      included.push(tx);
+    }
+    const value: ConsensusValue = {
+      ledger_seq: seq,
+      close_time: proposal.closeTime,
+      previous_ledger_hash: tip.header.hash,
+      txs: included.map((tx) => tx.env()),
+      proposer: proposal.proposer,
+    };
+    const txCount = tip.txCount + BigInt(included.length);
+    const { header, changes, commitTree } = await this.seal(state, { seq, previous: tip.header, value, txCount });
+    return { header, value, records, changes, included, refused, txCount, commitTree };
+  }
+
+  /**
+   * Ledger 1: the genesis accounts, no transactions. `accounts` are written as given.
+   */
+  async genesis(state: StateView, closeTime: bigint): Promise<Omit<ExecutedLedger, "refused" | "included">> {
+    const value: ConsensusValue = { ledger_seq: 1n, close_time: closeTime };
+    const { header, changes, commitTree } = await this.seal(state, { seq: 1n, value, txCount: 0n });
+    return { header, value, records: [], changes, txCount: 0n, commitTree };
+  }
+
+  /** One transaction: charge the fee and bump the nonce, then run the operations all or nothing. */
+  private async apply(state: StateView, tx: SignedTransaction, seq: bigint, closeTime: bigint, proposer: string): Promise<RawTransactionEnvStore> {
+    const t = tx.transaction;
+    const fee = actualFee(tx);
+    const source = (await state.account(t.source_address!))!;
+    source.balance = (source.balance ?? 0n) - fee;
+    source.nonce = (source.nonce ?? 0n) + 1n;
+    state.putAccount(source);
+    const leader = await state.account(proposer);
+    if (leader && fee > 0n) {
+      leader.balance = (leader.balance ?? 0n) + fee;
+      state.putAccount(leader);
+    }
+    let error: ChainError | undefined;
+    state.checkpoint();
+    try {
+      for (const op of t.operations ?? []) await applyOperation(state, this.params, op.source_address ?? t.source_address!, op);
+      state.commit();
+    } catch (e) {
+      state.rollback();
+      if (!(e instanceof ChainError)) throw e;
+      error = e;
+    }
+    return {
+      transaction_env: tx.env(),
+      error_code: error?.code,
+      error_desc: error?.message,
+      ledger_seq: seq,
+      close_time: closeTime,
+      hash: tx.hash,
+      actual_fee: fee,
+    };
+  }
+
+  /** Finishes a ledger: metadata hashes, the account tree root, the header and its hash. */
+  private async seal(
+    state: StateView,
+    ledger: { seq: bigint; previous?: LedgerHeader; value: ConsensusValue; txCount: bigint },
+  ): Promise<{ header: LedgerHeader; changes: LedgerChanges; commitTree: () => void }> {
+    for (const address of state.metadataTouched()) {
+      const account = (await state.account(address))!;
+      account.metadatas_hash = hashMetadata(await state.allMetadata(address));
+      state.putAccount(account);
+    }
+    const changes = state.changes();
+    const leaves = new Map((changes.accounts ?? []).map((c) => [c.account!.address!, AccountTree.leaf(codecs.Account.encode(c.account!))]));
+    const tree = this.tree.preview(leaves);
+    const header: LedgerHeader = {
+      seq: ledger.seq,
+      previous_hash: ledger.previous?.hash,
+      account_tree_hash: tree.root,
+      close_time: ledger.value.close_time,
+      consensus_value_hash: sha256(codecs.ConsensusValue.encode(ledger.value)),
+      version: LEDGER_VERSION,
+      tx_count: ledger.txCount,
+      validators_hash: sha256(utf8(this.validators.join(","))),
+      fees_hash: sha256(codecs.Fees.encode({ base_reserve: this.params.baseReserve, gas_price: this.params.gasPrice })),
+      chain_id: this.params.chainId,
+    };
+    header.hash = sha256(codecs.LedgerHeader.encode(header));
+    return { header, changes, commitTree: tree.apply };
+  }
+}
+
+/** metadatas_hash: over the account's entries in key order. */
+function hashMetadata(entries: KeyPair[]): Uint8Array {
+  if (entries.length === 0) return EMPTY_HASH;
+  return sha256(concatBytes(...entries.map((kp) => sha256(codecs.KeyPair.encode(kp)))));
+}

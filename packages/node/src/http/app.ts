@@ -1,0 +1,74 @@
+import express, { type NextFunction, type Request, type Response } from "express";
+import { ChainError, ErrorCode, parseJson, stringifyJson } from "@chainsim/protocol";
+
+/** Requests longer than this count as expired in getModulesStatus. */
+const EXPIRE_MS = 30_000;
+export const BODY_LIMIT = "16mb";
+
+export interface WebServerStats {
+  start_request_count: number;
+  end_request_count: number;
+  expire_request_count: number;
+}
+
+/** Writes a body as JSON, int64 values as exact numbers. HTTP 200 unless told otherwise. */
+export function sendJson(res: Response, body: unknown, status = 200): void {
+  res.status(status).type("application/json").send(stringifyJson(body));
+}
+
+/** One query value; clients do not URL-encode, and a repeated key keeps its first value. */
+export function query(req: Request, name: string): string | undefined {
+  const value = (req.query as Record<string, unknown>)[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === "string" ? first : undefined;
+}
+
+export type Handler = (req: Request, res: Response) => Promise<void> | void;
+
+/**
+ * The express app around the routes: JSON bodies parsed without losing int64 precision, every error as
+ * HTTP 200 with error_code/error_desc (clients treat other statuses as network failures), 413 for an
+ * oversized body, a JSON 404 for unknown paths, and request counters.
+ */
+export function createApp(mount: (app: express.Express) => void, stats: WebServerStats, log: (line: string) => void): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+  app.use((_req, res, next) => {
+    const started = Date.now();
+    stats.start_request_count++;
+    res.on("finish", () => {
+      stats.end_request_count++;
+      if (Date.now() - started > EXPIRE_MS) stats.expire_request_count++;
+    });
+    next();
+  });
+  app.use(express.text({ type: () => true, limit: BODY_LIMIT }));
+  app.use((req, _res, next) => {
+    const domain = query(req, "domainid") ?? query(req, "domain_id");
+    if (domain !== undefined && domain !== "0") throw new ChainError(ErrorCode.DOMAIN_NOT_EXIST, `domain ${domain} does not exist`);
+    if (req.method === "POST") {
+      const text = typeof req.body === "string" ? req.body : "";
+      try {
+        req.body = text.trim() === "" ? {} : parseJson(text);
+      } catch (error) {
+        throw new ChainError(ErrorCode.INVALID_PARAMETER, `the request body is not valid JSON: ${(error as Error).message}`);
+      }
+    }
+    next();
+  });
+  mount(app);
+  app.use((req, res) => sendJson(res, { error_code: ErrorCode.NOT_EXIST, error_desc: `no route ${req.method} ${req.path}` }, 404));
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const e = error as { type?: string; status?: number; message?: string };
+    if (e.type === "entity.too.large") {
+      sendJson(res, { error_code: ErrorCode.INVALID_PARAMETER, error_desc: `request body is larger than ${BODY_LIMIT}` }, 413);
+    } else if (error instanceof ChainError) {
+      sendJson(res, { error_code: error.code, error_desc: error.message });
+    } else {
+      log(`internal error on ${req.method} ${req.path}: ${(error as Error)?.stack ?? error}`);
+      sendJson(res, { error_code: ErrorCode.INTERNAL, error_desc: `internal error: ${e.message ?? String(error)}` });
+    }
+  });
+  return app;
+}

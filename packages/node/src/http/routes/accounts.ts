@@ -1,0 +1,38 @@
+import type { Express } from "express";
+import { ChainError, ErrorCode, checkAddress } from "@chainsim/protocol";
+import type { NodeContext } from "../../context.js";
+import { query, sendJson } from "../app.js";
+import { accountJson, metadataJson } from "../views.js";
+
+const notFound = (what: string) => ({ error_code: ErrorCode.NOT_EXIST, error_desc: `${what} does not exist`, result: null });
+
+export function mountAccountRoutes(app: Express, ctx: NodeContext): void {
+  const address = (value: string | undefined) => checkAddress(value ?? "", "address", ErrorCode.INVALID_PARAMETER);
+
+  app.get("/getAccountBase", async (req, res) => {
+    const addr = address(query(req, "address"));
+    const account = await ctx.ledgers.accounts.account(addr);
+    sendJson(res, account ? { error_code: 0, result: accountJson(account) } : notFound(`account ${addr}`));
+  });
+
+  app.get("/getAccount", async (req, res) => {
+    const addr = address(query(req, "address"));
+    const account = await ctx.ledgers.accounts.account(addr);
+    if (!account) return sendJson(res, notFound(`account ${addr}`));
+    const key = query(req, "key");
+    const metadata = key === undefined ? await ctx.ledgers.accounts.allMetadata(addr) : [await ctx.ledgers.accounts.metadata(addr, key)];
+    const entries = metadata.filter((kp) => kp !== undefined).map(metadataJson);
+    sendJson(res, { error_code: 0, result: { ...accountJson(account), assets: null, metadatas: entries.length ? entries : null } });
+  });
+
+  app.get("/getAccountMetaData", async (req, res) => {
+    const addr = address(query(req, "address"));
+    if (!(await ctx.ledgers.accounts.account(addr))) return sendJson(res, notFound(`account ${addr}`));
+    const key = query(req, "key");
+    if (key !== undefined && key.length === 0) throw new ChainError(ErrorCode.INVALID_PARAMETER, "key must not be empty");
+    const metadata = key === undefined ? await ctx.ledgers.accounts.allMetadata(addr) : [await ctx.ledgers.accounts.metadata(addr, key)];
+    const found = metadata.filter((kp) => kp !== undefined);
+    if (found.length === 0) return sendJson(res, notFound(key === undefined ? `metadata of ${addr}` : `metadata ${key} of ${addr}`));
+    sendJson(res, { error_code: 0, result: Object.fromEntries(found.map((kp) => [kp.key ?? "", metadataJson(kp)])) });
+  });
+}

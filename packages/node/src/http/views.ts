@@ -1,0 +1,58 @@
+import {
+  SignedTransaction,
+  codecs,
+  toHex,
+  type Account,
+  type Json,
+  type KeyPair,
+  type LedgerHeader,
+  type RawTransactionEnvStore,
+} from "@chainsim/protocol";
+
+// The JSON shapes the API returns (node-api.md, compat.md §4). proto3 defaults are omitted.
+
+export function accountJson(account: Account): { [key: string]: Json } {
+  return codecs.Account.toJson(account);
+}
+
+export function metadataJson(kp: KeyPair): { [key: string]: Json } {
+  return { key: kp.key ?? "", value: kp.value ?? "", version: kp.version ?? 0n };
+}
+
+/** A ledger header as getLedger shows it (the stored `reserve` field is not part of that shape). */
+export function headerJson(header: LedgerHeader): { [key: string]: Json } {
+  const json = codecs.LedgerHeader.toJson(header);
+  delete json.reserve;
+  return json;
+}
+
+/** A transaction record of getTransactionHistory. */
+export function recordJson(record: RawTransactionEnvStore): { [key: string]: Json } {
+  const tx = SignedTransaction.fromEnv(record.transaction_env!);
+  const json: { [key: string]: Json } = {
+    actual_fee: record.actual_fee ?? 0n,
+    close_time: record.close_time ?? 0n,
+    error_code: record.error_code ?? 0,
+    error_desc: record.error_desc ?? "",
+    hash: toHex(record.hash!),
+    ledger_seq: record.ledger_seq ?? 0n,
+    signatures: tx.signaturesJson() as unknown as Json,
+    transaction: codecs.Transaction.toJson(tx.transaction),
+    tx_size: tx.envSize,
+  };
+  if (record.contract_tx_hashes?.length) json.contract_tx_hashes = record.contract_tx_hashes.map(toHex);
+  if (record.transaction_env?.trigger) json.trigger = codecs.TransactionEnv.toJson({ trigger: record.transaction_env.trigger }).trigger;
+  return json;
+}
+
+/** A pooled transaction of getTransactionCache. */
+export function pendingJson(tx: SignedTransaction, incomingTime: number): { [key: string]: Json } {
+  return {
+    hash: tx.hashHex,
+    incoming_time: BigInt(incomingTime) * 1000n,
+    status: "processing",
+    signatures: tx.signaturesJson() as unknown as Json,
+    transaction: codecs.Transaction.toJson(tx.transaction),
+    tx_size: tx.envSize,
+  };
+}

@@ -1,0 +1,183 @@
+import { ChainError, ErrorCode, codecs, equalBytes, sha256, toHex, utf8, type LedgerHeader, type StoredLedger } from "@chainsim/protocol";
+import type { NodeConfig } from "../config.js";
+import { Executor, type ChainTip, type ExecutedLedger, type LedgerProposal } from "../execution/executor.js";
+import type { SignatureChecker } from "../execution/authorization.js";
+import { DEFAULT_PRIVILEGE, newAccount } from "../execution/operations.js";
+import type { ChainParams } from "../execution/params.js";
+import { AccountTree } from "../state/account-tree.js";
+import { StateView } from "../state/state-view.js";
+import { AccountStore } from "../storage/account-store.js";
+import type { Databases } from "../storage/databases.js";
+import { LedgerStore } from "../storage/ledger-store.js";
+
+const CHAIN_IDENTITY = "chain_identity";
+
+export type LedgerListener = (ledger: ExecutedLedger) => void;
+
+/**
+ * Owns the chain on disk: creates ledger 1 from the genesis, recovers after a crash, executes and stores
+ * each next ledger, and answers reads of ledgers, records and state.
+ */
+export class LedgerManager {
+  readonly accounts: AccountStore;
+  readonly ledgers: LedgerStore;
+  readonly params: ChainParams;
+  private readonly listeners: LedgerListener[] = [];
+  private closing = Promise.resolve();
+  /** Set when storing a ledger failed half-way: the process must restart and recover from the redo log. */
+  private broken: Error | undefined;
+
+  /** Ledgers closed since the process started, and whether one is being closed now (getModulesStatus). */
+  closedSinceStart = 0;
+  closingNow = false;
+
+  private constructor(
+    private readonly executor: Executor,
+    private readonly tree: AccountTree,
+    private tip: ChainTip,
+    stores: { accounts: AccountStore; ledgers: LedgerStore },
+    params: ChainParams,
+    readonly validators: string[],
+  ) {
+    this.accounts = stores.accounts;
+    this.ledgers = stores.ledgers;
+    this.params = params;
+  }
+
+  static async open(dbs: Databases, config: NodeConfig, signatures: SignatureChecker): Promise<LedgerManager> {
+    const accounts = new AccountStore(dbs.account);
+    const ledgers = new LedgerStore(dbs.ledger);
+    const params: ChainParams = { chainId: config.genesis.chain_id, gasPrice: config.genesis.gas_price, baseReserve: config.genesis.base_reserve };
+    await checkChainIdentity(dbs, config);
+    const tree = new AccountTree();
+    const executor = new Executor(accounts, tree, params, signatures, config.validators);
+    const lastSeq = await ledgers.lastSeq();
+    let tip: ChainTip;
+    if (lastSeq === 0n) {
+      const genesis = await executor.genesis(genesisState(accounts, config), config.genesis.close_time);
+      await ledgers.write({ ledger: stored(genesis.header, genesis.value, [], config.validators, params), records: [], changes: genesis.changes, txCount: 0n });
+      await accounts.apply(1n, genesis.changes);
+      genesis.commitTree();
+      tip = { header: genesis.header, txCount: 0n };
+    } else {
+      for (let seq = (await accounts.appliedSeq()) + 1n; seq <= lastSeq; seq++) {
+        const changes = await ledgers.changes(seq);
+        if (!changes) throw new Error(`ledger ${seq} is stored without its state changes; the data directory is damaged`);
+        await accounts.apply(seq, changes);
+      }
+      for await (const [address, encoded] of accounts.encodedAccounts()) tree.load(address, AccountTree.leaf(encoded));
+      tree.rehashAll();
+      const header = (await ledgers.ledger(lastSeq))!.header!;
+      tip = { header, txCount: await ledgers.txCount() };
+      const root = tree.preview(new Map()).root;
+      if (!equalBytes(root, header.account_tree_hash!)) {
+        throw new Error(`the stored accounts do not match ledger ${lastSeq}'s account_tree_hash; the data directory is damaged`);
+      }
+    }
+    return new LedgerManager(executor, tree, tip, { accounts, ledgers }, params, config.validators);
+  }
+
+  get lastHeader(): LedgerHeader {
+    return this.tip.header;
+  }
+  get txCount(): bigint {
+    return this.tip.txCount;
+  }
+
+  onClosed(listener: LedgerListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** A view of the committed state, for checks outside a ledger (admission, queries). */
+  stateView(): StateView {
+    return new StateView(this.accounts);
+  }
+
+  /**
+   * Executes `proposal` on the tip and stores the result. Calls run one at a time. Returns the ledger,
+   * including the transactions it left out and why.
+   */
+  close(proposal: LedgerProposal): Promise<ExecutedLedger> {
+    const run = this.closing.then(async () => {
+      if (this.broken) throw this.broken;
+      this.closingNow = true;
+      const executed = await this.executor.execute(this.tip, proposal, "propose").finally(() => (this.closingNow = false));
+      try {
+        await this.store(executed);
+      } catch (error) {
+        this.broken = new Error(`storing ledger ${executed.header.seq} failed; restart the node to recover: ${(error as Error).message}`);
+        throw this.broken;
+      }
+      this.tip = { header: executed.header, txCount: executed.txCount };
+      this.closedSinceStart++;
+      for (const listener of this.listeners) listener(executed);
+      return executed;
+    });
+    this.closing = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Bytes of the last closed ledger's header. */
+  get headerSize(): number {
+    return codecs.LedgerHeader.encode(this.tip.header).length;
+  }
+
+  get accountCount(): number {
+    return this.tree.size;
+  }
+
+  get failure(): Error | undefined {
+    return this.broken;
+  }
+
+  private async store(executed: ExecutedLedger): Promise<void> {
+      await this.ledgers.write({
+        ledger: stored(executed.header, executed.value, executed.included.map((tx) => tx.hash), this.validators, this.params),
+        records: executed.records,
+        changes: executed.changes,
+        txCount: executed.txCount,
+      });
+      await this.accounts.apply(executed.header.seq!, executed.changes);
+      executed.commitTree();
+  }
+}
+
+/** The StoredLedger of a header: the value without its transactions (the records hold them). */
+function stored(header: LedgerHeader, value: ExecutedLedger["value"], txHashes: Uint8Array[], validators: string[], params: ChainParams): StoredLedger {
+  const fees = { base_reserve: params.baseReserve, gas_price: params.gasPrice };
+  return { header, value: { ...value, txs: undefined }, tx_hashes: txHashes, validators, fees };
+}
+
+function genesisState(accounts: AccountStore, config: NodeConfig): StateView {
+  const state = new StateView(accounts);
+  state.putAccount(newAccount(config.genesis.account, config.genesis.balance, DEFAULT_PRIVILEGE));
+  for (const validator of config.validators) {
+    if (validator !== config.genesis.account) state.putAccount(newAccount(validator, 0n, DEFAULT_PRIVILEGE));
+  }
+  return state;
+}
+
+/** Refuses to open a data directory created for another network or genesis. */
+async function checkChainIdentity(dbs: Databases, config: NodeConfig): Promise<void> {
+  const g = config.genesis;
+  const identity = toHex(
+    sha256(
+      utf8(
+        [config.network, g.account, g.balance, g.gas_price, g.base_reserve, g.chain_id, g.close_time, config.validators.join(",")].join("|"),
+      ),
+    ),
+  );
+  const stored = await dbs.keyvalue.get(CHAIN_IDENTITY);
+  if (!stored) {
+    await dbs.keyvalue.put(CHAIN_IDENTITY, utf8(identity), { sync: true });
+  } else if (new TextDecoder().decode(stored) !== identity) {
+    throw new ChainError(
+      ErrorCode.INVALID_PARAMETER,
+      `the data directory ${dbs.dir} belongs to another network or genesis than ${config.network}; use another data directory or wipe it`,
+    );
+  }
+}
+

@@ -1,0 +1,137 @@
+import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protocol";
+
+export interface PoolLimits {
+  total: number;
+  perAccount: number;
+  expiryMs: number;
+}
+
+export const DEFAULT_POOL_LIMITS: PoolLimits = { total: 10_240, perAccount: 64, expiryMs: 10 * 60 * 1000 };
+
+export interface PooledTx {
+  tx: SignedTransaction;
+  /** Arrival (ms since the epoch), for expiry and for the order of proposals. */
+  incomingTime: number;
+}
+
+export type PoolInsert = "added" | "duplicate" | "replaced";
+
+/**
+ * Transactions waiting for a ledger (compat.md §5): per source account, ordered by nonce; one per
+ * (source, nonce) unless a replacement pays ≥ 1.1 × the gas price; bounded in total and per account;
+ * expired after `expiryMs`. Knows nothing of state: the caller checks nonces and balances first.
+ */
+export class TxPool {
+  private readonly byHash = new Map<string, PooledTx>();
+  /** source → nonce → entry */
+  private readonly byAccount = new Map<string, Map<bigint, PooledTx>>();
+  /** Lifetime counters for getModulesStatus. */
+  added = 0;
+  removed = 0;
+
+  constructor(readonly limits: PoolLimits = DEFAULT_POOL_LIMITS) {}
+
+  get size(): number {
+    return this.byHash.size;
+  }
+  get accountCount(): number {
+    return this.byAccount.size;
+  }
+
+  sources(): string[] {
+    return [...this.byAccount.keys()];
+  }
+
+  get(hashHex: string): PooledTx | undefined {
+    return this.byHash.get(hashHex);
+  }
+
+  entries(): IterableIterator<PooledTx> {
+    return this.byHash.values();
+  }
+
+  insert(tx: SignedTransaction, now: number): PoolInsert {
+    if (this.byHash.has(tx.hashHex)) return "duplicate";
+    const source = tx.transaction.source_address!;
+    const nonce = tx.transaction.nonce!;
+    const queue = this.byAccount.get(source);
+    const existing = queue?.get(nonce);
+    if (existing) {
+      const oldPrice = existing.tx.transaction.gas_price ?? 0n;
+      const newPrice = tx.transaction.gas_price ?? 0n;
+      if (newPrice * 10n < oldPrice * 11n) {
+        throw new ChainError(
+          ErrorCode.POOL_INSERT_REFUSED,
+          `a transaction with nonce ${nonce} from ${source} is already pooled; a replacement needs gas_price ≥ ${(oldPrice * 11n + 9n) / 10n}`,
+        );
+      }
+      this.delete(existing);
+      this.put(tx, now);
+      return "replaced";
+    }
+    if (this.byHash.size >= this.limits.total) throw new ChainError(ErrorCode.TX_POOL_FULL, `the transaction pool is full (${this.limits.total})`);
+    if ((queue?.size ?? 0) >= this.limits.perAccount) {
+      throw new ChainError(ErrorCode.TX_POOL_FULL, `${source} already has ${this.limits.perAccount} transactions waiting`);
+    }
+    this.put(tx, now);
+    return "added";
+  }
+
+  /**
+   * Up to `max` transactions for the next ledger: accounts in order of their oldest waiting transaction,
+   * each account's transactions in nonce order starting at `nextNonce(source)` without gaps.
+   */
+  select(max: number, nextNonce: (source: string) => bigint | undefined): SignedTransaction[] {
+    const queues = [...this.byAccount.entries()]
+      .map(([source, queue]) => ({ source, queue, oldest: Math.min(...[...queue.values()].map((e) => e.incomingTime)) }))
+      .sort((a, b) => a.oldest - b.oldest || (a.source < b.source ? -1 : 1));
+    const out: SignedTransaction[] = [];
+    for (const { source, queue } of queues) {
+      let nonce = nextNonce(source);
+      if (nonce === undefined) continue;
+      for (let entry = queue.get(nonce); entry && out.length < max; entry = queue.get(++nonce)) out.push(entry.tx);
+      if (out.length >= max) break;
+    }
+    return out;
+  }
+
+  /** Drops what a closed ledger made stale: every pooled nonce of `source` up to `appliedNonce`. */
+  removeUpTo(source: string, appliedNonce: bigint): SignedTransaction[] {
+    const queue = this.byAccount.get(source);
+    if (!queue) return [];
+    const stale = [...queue.values()].filter((e) => e.tx.transaction.nonce! <= appliedNonce);
+    stale.forEach((e) => this.delete(e));
+    return stale.map((e) => e.tx);
+  }
+
+  remove(tx: SignedTransaction): void {
+    const entry = this.byHash.get(tx.hashHex);
+    if (entry) this.delete(entry);
+  }
+
+  /** Removes and returns transactions older than the expiry. */
+  expire(now: number): SignedTransaction[] {
+    const expired = [...this.byHash.values()].filter((e) => now - e.incomingTime >= this.limits.expiryMs);
+    expired.forEach((e) => this.delete(e));
+    return expired.map((e) => e.tx);
+  }
+
+  private put(tx: SignedTransaction, now: number): void {
+    const entry = { tx, incomingTime: now };
+    const source = tx.transaction.source_address!;
+    let queue = this.byAccount.get(source);
+    if (!queue) this.byAccount.set(source, (queue = new Map()));
+    queue.set(tx.transaction.nonce!, entry);
+    this.byHash.set(tx.hashHex, entry);
+    this.added++;
+  }
+
+  private delete(entry: PooledTx): void {
+    const source = entry.tx.transaction.source_address!;
+    const queue = this.byAccount.get(source)!;
+    queue.delete(entry.tx.transaction.nonce!);
+    if (queue.size === 0) this.byAccount.delete(source);
+    this.byHash.delete(entry.tx.hashHex);
+    this.removed++;
+  }
+}

@@ -1,0 +1,51 @@
+import { ChainError, type SignedTransaction } from "@chainsim/protocol";
+import type { SignatureChecker } from "../execution/authorization.js";
+import { checkState, checkStatic } from "../execution/checks.js";
+import type { ExecutedLedger } from "../execution/executor.js";
+import type { LedgerManager } from "../ledger/ledger-manager.js";
+import { TxPool, type PoolInsert } from "./tx-pool.js";
+
+/**
+ * Between the HTTP API and the ledger: admits submitted transactions into the pool after every check
+ * that can be made before execution, hands the pool's next transactions to whoever proposes a ledger,
+ * and clears what each closed ledger included or made stale.
+ */
+export class TxService {
+  readonly pool = new TxPool();
+
+  constructor(
+    private readonly ledgers: LedgerManager,
+    private readonly signatures: SignatureChecker,
+    private readonly now: () => number = Date.now,
+  ) {
+    ledgers.onClosed((ledger) => this.afterLedger(ledger));
+  }
+
+  /** Checks a transaction against the rules and the committed state, then pools it; ChainError if refused. */
+  async submit(tx: SignedTransaction): Promise<PoolInsert> {
+    if (this.pool.get(tx.hashHex)) return "duplicate";
+    if (await this.ledgers.ledgers.record(tx.hashHex)) return "duplicate";
+    const nextSeq = this.ledgers.lastHeader.seq! + 1n;
+    checkStatic(tx, this.ledgers.params, nextSeq, this.signatures);
+    await checkState(tx, this.ledgers.stateView(), this.ledgers.params, this.signatures, "not-behind");
+    return this.pool.insert(tx, this.now());
+  }
+
+  /** The transactions of the next proposal, at most `max`, in ledger order. */
+  async nextProposal(max: number): Promise<SignedTransaction[]> {
+    this.pool.expire(this.now());
+    const next = new Map<string, bigint>();
+    for (const source of this.pool.sources()) {
+      const account = await this.ledgers.accounts.account(source);
+      if (account) next.set(source, (account.nonce ?? 0n) + 1n);
+    }
+    return this.pool.select(max, (source) => next.get(source));
+  }
+
+  private afterLedger(ledger: ExecutedLedger): void {
+    for (const { tx, error } of ledger.refused) if (error instanceof ChainError) this.pool.remove(tx);
+    const lastNonce = new Map<string, bigint>();
+    for (const tx of ledger.included) lastNonce.set(tx.transaction.source_address!, tx.transaction.nonce!);
+    for (const [source, nonce] of lastNonce) this.pool.removeUpTo(source, nonce);
+  }
+}
