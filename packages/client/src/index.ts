@@ -1,1 +1,6 @@
-export {};
+export * from "./api-types.js";
+export * from "./errors.js";
+export * from "./http-client.js";
+export * from "./keys.js";
+export * from "./operations.js";
+export * from "./wallet.js";
