@@ -125,6 +125,7 @@ function enumFromJson(type: protobuf.Enum, value: unknown, path: string): number
 }
 
 function toJson(field: protobuf.Field, value: unknown): unknown {
+  if (isDefault(value)) return undefined;
   return field.type === "bytes" ? toHex(value as Uint8Array) : value;
 }
 
