@@ -14,7 +14,7 @@ export interface TestNetwork {
 }
 
 /** A manifest with fast ledger closes, so tests wait little. */
-export function testManifest(name: string, nodes: number, consensus: Record<string, number> = {}): string {
+export function testManifest(name: string, nodes: number, consensus: Record<string, number> = {}, extra: string[] = []): string {
   const settings = { close_interval_ms: 200, empty_close_interval_ms: 1000, view_timeout_ms: 2000, ckp_interval: 10, ...consensus };
   return [
     `name = "${name}"`,
@@ -26,6 +26,7 @@ export function testManifest(name: string, nodes: number, consensus: Record<stri
     `[consensus]`,
     ...Object.entries(settings).map(([k, v]) => `${k} = ${v}`),
     ...Array.from({ length: nodes }, (_, i) => `[node.v${i + 1}]`),
+    ...extra, // more tables, e.g. ["[dev]", "private_key_endpoints = false"]
   ].join("\n");
 }
 
