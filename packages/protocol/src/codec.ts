@@ -56,6 +56,11 @@ export class MessageCodec<T extends object> {
   toJson(value: T): { [key: string]: Json } {
     return walk(this.type, value, toJson, "") as { [key: string]: Json };
   }
+
+  /** The value with proto3 defaults removed, as `decode(encode(value))` would give it. */
+  canonical(value: T): T {
+    return walk(this.type, value, identity, "") as T;
+  }
 }
 
 function walk(type: protobuf.Type, value: unknown, leaf: Leaf, path: string): Record<string, unknown> {
@@ -69,11 +74,15 @@ function walk(type: protobuf.Type, value: unknown, leaf: Leaf, path: string): Re
     if (item === undefined || item === null) continue;
     const fieldPath = path ? `${path}.${field.name}` : field.name;
     if (field.repeated) {
+      // List items keep their default values: ["a", ""] has two entries.
       if (!Array.isArray(item)) throw new ChainError(ErrorCode.INVALID_PARAMETER, `${fieldPath} should be an array`);
       if (item.length > 0) out[field.name] = item.map((x, i) => walkField(field, x, leaf, `${fieldPath}[${i}]`));
     } else {
+      // A singular scalar at its proto3 default is absent in every form (checked before and after
+      // conversion: "0" becomes 0n, and 0n becomes a Long that no longer looks like a default).
+      if (isDefault(item)) continue;
       const converted = walkField(field, item, leaf, fieldPath);
-      if (converted !== undefined) out[field.name] = converted;
+      if (converted !== undefined && !isDefault(converted)) out[field.name] = converted;
     }
   }
   return out;
@@ -85,33 +94,30 @@ function walkField(field: protobuf.Field, value: unknown, leaf: Leaf, path: stri
   return leaf(field, value, path);
 }
 
+/** The proto3 default of a scalar in the value form (and, for bytes, of every form). */
 function isDefault(value: unknown): boolean {
   return value === 0n || value === 0 || value === "" || value === false || (value instanceof Uint8Array && value.length === 0);
 }
 
-function omitDefault(value: unknown): unknown {
-  return isDefault(value) ? undefined : value;
-}
-
 function fromJson(field: protobuf.Field, value: unknown, path: string): unknown {
-  if (field.resolvedType instanceof protobuf.Enum) return omitDefault(enumFromJson(field.resolvedType, value, path));
-  if (INT64.has(field.type)) return omitDefault(toInt64(value, path));
+  if (field.resolvedType instanceof protobuf.Enum) return enumFromJson(field.resolvedType, value, path);
+  if (INT64.has(field.type)) return toInt64(value, path);
   if (INT32.has(field.type)) {
     const n = toInt64(value, path);
     if (n < -(2n ** 31n) || n >= 2n ** 32n) throw new ChainError(ErrorCode.INVALID_PARAMETER, `${path} is outside the int32 range`);
-    return omitDefault(Number(n));
+    return Number(n);
   }
   switch (field.type) {
     case "string":
       // Clients send numeric fields of string type (set_privilege weights) as numbers too.
       if (typeof value === "number" || typeof value === "bigint") return String(value);
       if (typeof value !== "string") throw new ChainError(ErrorCode.INVALID_PARAMETER, `${path} should be a string`);
-      return omitDefault(value);
+      return value;
     case "bool":
       if (typeof value !== "boolean") throw new ChainError(ErrorCode.INVALID_PARAMETER, `${path} should be a boolean`);
-      return omitDefault(value);
+      return value;
     case "bytes":
-      return omitDefault(fromHex(value as string, path));
+      return fromHex(value as string, path);
     default:
       throw new ChainError(ErrorCode.INTERNAL, `unsupported field type ${field.type} at ${path}`);
   }
@@ -125,19 +131,21 @@ function enumFromJson(type: protobuf.Enum, value: unknown, path: string): number
 }
 
 function toJson(field: protobuf.Field, value: unknown): unknown {
-  if (isDefault(value)) return undefined;
   return field.type === "bytes" ? toHex(value as Uint8Array) : value;
 }
 
 function toWire(field: protobuf.Field, value: unknown): unknown {
-  if (isDefault(value)) return undefined;
   return typeof value === "bigint" ? Long.fromString(value.toString(), field.type === "uint64" || field.type === "fixed64") : value;
 }
 
 function fromWire(field: protobuf.Field, value: unknown): unknown {
-  if (Long.isLong(value)) return omitDefault(BigInt(value.toString()));
-  if (typeof value === "number" && INT64.has(field.type)) return omitDefault(BigInt(value));
-  // Absent bytes fields decode to the prototype's empty array, which is not always a Uint8Array.
-  if (field.type === "bytes") return (value as Uint8Array).length ? new Uint8Array(value as Uint8Array) : undefined;
-  return omitDefault(value);
+  if (Long.isLong(value)) return BigInt(value.toString());
+  if (typeof value === "number" && INT64.has(field.type)) return BigInt(value);
+  // Bytes decode as the reader's buffer (or, when absent, the prototype's empty array): copy to a Uint8Array.
+  if (field.type === "bytes") return new Uint8Array(value as Uint8Array);
+  return value;
+}
+
+function identity(_field: protobuf.Field, value: unknown): unknown {
+  return value;
 }

@@ -106,3 +106,18 @@ describe("signature verification with node:crypto", () => {
 });
 
 describeSignerConformance("node:crypto", (seed) => new NodeEd25519Signer(seed));
+
+describe("canonical value form", () => {
+  it("encodes zero int64 values like absent fields, also after they pass through the wire", () => {
+    const account = { address: "did:bid:efe9Go8grZgiMy2ZFDEYgAtEZUfsNaoy", balance: 0n, nonce: 0n };
+    const encoded = codecs.Account.encode(account);
+    expect(toHex(encoded)).to.equal(toHex(codecs.Account.encode({ address: account.address })));
+    expect(codecs.Account.canonical(account)).to.deep.equal({ address: account.address });
+  });
+
+  it("keeps default values inside lists: [\"a\", \"\"] has two entries", () => {
+    const op = codecs.Operation.fromJson({ type: 8, log: { topic: "t", datas: ["a", ""] } });
+    expect(op.log!.datas).to.deep.equal(["a", ""]);
+    expect(codecs.Operation.decode(codecs.Operation.encode(op)).log!.datas).to.deep.equal(["a", ""]);
+  });
+});

@@ -152,7 +152,7 @@ export class Executor {
     const changes = state.changes();
     const leaves = new Map((changes.accounts ?? []).map((c) => [c.account!.address!, AccountTree.leaf(codecs.Account.encode(c.account!))]));
     const tree = this.tree.preview(leaves);
-    const header: LedgerHeader = {
+    const header: LedgerHeader = codecs.LedgerHeader.canonical({
       seq: ledger.seq,
       previous_hash: ledger.previous?.hash,
       account_tree_hash: tree.root,
@@ -163,7 +163,7 @@ export class Executor {
       validators_hash: sha256(utf8(this.validators.join(","))),
       fees_hash: sha256(codecs.Fees.encode({ base_reserve: this.params.baseReserve, gas_price: this.params.gasPrice })),
       chain_id: this.params.chainId,
-    };
+    });
     header.hash = sha256(codecs.LedgerHeader.encode(header));
     return { header, changes, commitTree: tree.apply };
   }

@@ -3,7 +3,7 @@ import type { SignatureChecker } from "../execution/authorization.js";
 import { checkState, checkStatic } from "../execution/checks.js";
 import type { ExecutedLedger } from "../execution/executor.js";
 import type { LedgerManager } from "../ledger/ledger-manager.js";
-import { TxPool, type PoolInsert } from "./tx-pool.js";
+import { DEFAULT_POOL_LIMITS, TxPool, type PoolInsert, type PoolLimits } from "./tx-pool.js";
 
 /**
  * Between the HTTP API and the ledger: admits submitted transactions into the pool after every check
@@ -11,13 +11,15 @@ import { TxPool, type PoolInsert } from "./tx-pool.js";
  * and clears what each closed ledger included or made stale.
  */
 export class TxService {
-  readonly pool = new TxPool();
+  readonly pool: TxPool;
 
   constructor(
     private readonly ledgers: LedgerManager,
     private readonly signatures: SignatureChecker,
     private readonly now: () => number = Date.now,
+    limits: PoolLimits = DEFAULT_POOL_LIMITS,
   ) {
+    this.pool = new TxPool(limits);
     ledgers.onClosed((ledger) => this.afterLedger(ledger));
   }
 
