@@ -4,6 +4,7 @@ import { expect } from "chai";
 import { ContractType, ErrorCode, OperationType, SignedTransaction, codecs, toHex, utf8 } from "@chainsim/protocol";
 import { actualFee } from "../src/execution/checks.js";
 import { EMPTY_HASH } from "../src/execution/operations.js";
+import { StateView } from "../src/state/state-view.js";
 import { TestChain, makeKey, op, recordCode, sign, type ChainOptions, type Key } from "./helpers/chain.js";
 
 const A = makeKey("a");
@@ -467,6 +468,26 @@ describe("execution", () => {
       expect(ledger.included).to.have.length(0);
       expect(ledger.refused.map((r) => r.error.code)).to.deep.equal([ErrorCode.BAD_NONCE]);
       expect(await chain.record(ahead)).to.equal(undefined);
+    });
+  });
+
+  describe("a bug in the node", () => {
+    it("fails only the transaction that hit it (code 1) and the chain goes on", async () => {
+      const A = makeKey("poison-a");
+      await chain.fund(A);
+      const original = StateView.prototype.putMetadata;
+      StateView.prototype.putMetadata = () => {
+        throw new TypeError("simulated node bug");
+      };
+      let record;
+      try {
+        record = await chain.run(A, [op.setMetadata({ key: "k", value: "v" })]);
+      } finally {
+        StateView.prototype.putMetadata = original;
+      }
+      expect(recordCode(record)).to.equal(ErrorCode.INTERNAL);
+      expect(record!.error_desc).to.contain("simulated node bug");
+      expect(recordCode(await chain.run(A, [op.setMetadata({ key: "k", value: "v" })]))).to.equal(0);
     });
   });
 

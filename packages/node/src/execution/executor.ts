@@ -77,8 +77,8 @@ export class Executor {
         checkStatic(tx, this.params, seq, this.signatures);
         await checkState(tx, state, this.params, this.signatures, "next");
       } catch (error) {
-        if (mode === "verify" || !(error instanceof ChainError)) throw error;
-        refused.push({ tx, error });
+        if (mode === "verify") throw error;
+        refused.push({ tx, error: asChainError(error) });
         continue;
       }
       records.push(await this.apply(state, tx, seq, proposal.closeTime, proposal.proposer));
@@ -125,8 +125,7 @@ export class Executor {
       state.commit();
     } catch (e) {
       state.rollback();
-      if (!(e instanceof ChainError)) throw e;
-      error = e;
+      error = asChainError(e);
     }
     return {
       transaction_env: tx.env(),
@@ -167,6 +166,16 @@ export class Executor {
     header.hash = sha256(codecs.LedgerHeader.encode(header));
     return { header, changes, commitTree: tree.apply };
   }
+}
+
+/**
+ * A failure that is not a ChainError is a bug in this node, not in the transaction; it still fails only
+ * that transaction (code 1, deterministic on every validator running this code), so one bad transaction
+ * cannot stop the chain.
+ */
+function asChainError(error: unknown): ChainError {
+  if (error instanceof ChainError) return error;
+  return new ChainError(ErrorCode.INTERNAL, `internal error: ${(error as Error)?.message ?? String(error)}`);
 }
 
 /** metadatas_hash: over the account's entries in key order. */
