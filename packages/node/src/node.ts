@@ -93,7 +93,13 @@ function listen(app: ReturnType<typeof createApp>, hostPort: string): Promise<Se
 export async function runNodeFromFile(path: string): Promise<void> {
   const config = parseNodeConfig(parseJson(await readFile(path, "utf8")));
   const node = await startNode(config);
-  const stop = () => void node.stop().then(() => process.exit(0));
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  // Ctrl-C in a terminal reaches the validator twice (SIGINT from the terminal, SIGTERM from `chainsim up`).
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void node.stop().then(() => process.exit(0));
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
 }

@@ -1,0 +1,25 @@
+export const USAGE = `chainsim: a local multi-validator blockchain network, one OS process per validator
+
+usage: chainsim <command> [options]
+
+commands:
+  up [MANIFEST]         start every validator and wait until all answer /hello; prints endpoints and dev keys
+    --data-dir D          data, configs and logs (default: .chainsim/<network name> in this directory)
+    --port-base P         node i listens on P+10*i+1 (p2p), +2 (http), +3 (ws) (default: the manifest's port_base)
+    --detach              leave the network running and exit; stop it with \`chainsim down\`
+    --fresh               wipe the data directory first (by default a restart resumes the chain)
+    --json                print one JSON object: network, consensus, nodes, genesis
+  down [MANIFEST]       stop a network started with --detach
+    --data-dir D          the network's data directory (default: .chainsim/<network name>)
+  keys [MANIFEST]       print the dev accounts: genesis and every validator
+    --json                as one JSON object
+  node --config FILE    run one validator from a config file (what \`up\` starts for each node)
+  help                  this text
+
+MANIFEST is a network manifest (TOML); the default is networks/single.toml of the chainsim repository.`;
+
+/** `chainsim help`. */
+export async function help(): Promise<number> {
+  process.stdout.write(USAGE + "\n");
+  return 0;
+}

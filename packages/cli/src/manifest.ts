@@ -1,0 +1,158 @@
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { parse, TomlError } from "smol-toml";
+import { DEFAULT_CONSENSUS, type ConsensusConfig, type GenesisConfig } from "@chainsim/node";
+import { decodePrivateKey } from "@chainsim/protocol";
+import { accountFromSeed, devAccount, type Account } from "./accounts.js";
+import { CliError } from "./errors.js";
+import { highestPort } from "./network-config.js";
+import { TomlTable } from "./toml-table.js";
+
+/** Process faults a scenario may apply to a node (`perturb = [...]`); used by scenarios in a later issue. */
+export const PERTURBATIONS = ["kill", "pause", "disconnect", "restart"] as const;
+export type Perturbation = (typeof PERTURBATIONS)[number];
+
+export const DEFAULT_PORT_BASE = 16000;
+
+export interface ManifestNode {
+  name: string;
+  account: Account;
+  perturb: Perturbation[];
+}
+
+/** A validated network manifest (product.md §3); keys mirror the TOML keys. */
+export interface Manifest {
+  /** Absolute path of the manifest file. */
+  file: string;
+  name: string;
+  port_base: number;
+  genesis: Omit<GenesisConfig, "account"> & { account: Account };
+  consensus: ConsensusConfig;
+  /** Validators in file order, which is replica order. */
+  nodes: ManifestNode[];
+  dev: { private_key_endpoints: boolean };
+  debug: { fault_injection: boolean };
+}
+
+// Names become directory names and dev-key inputs. A leading letter also keeps [node.NAME] tables in file
+// order: JavaScript objects put integer-like keys ("1", "2") first.
+const NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+const NAME_RULE = "Use a letter followed by letters, digits, '.', '_' or '-' (at most 64 characters)";
+
+export async function loadManifest(path: string): Promise<Manifest> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new CliError(`cannot read manifest ${path} (${errorCode(error)})`, "Pass the path of a network manifest such as networks/single.toml");
+  }
+  return parseManifest(text, path);
+}
+
+/** Validates manifest text; `file` names it in errors and anchors relative key_file paths. */
+export function parseManifest(text: string, file: string): Manifest {
+  const root = new TomlTable(file, "", parseToml(text, file));
+  root.allowOnly(["name", "port_base", "genesis", "consensus", "node", "dev", "debug"]);
+  const name = root.string("name") ?? root.fail("name", "is missing", 'Add a line such as name = "my-net" at the top of the manifest');
+  if (!NAME.test(name)) root.fail("name", `is ${JSON.stringify(name)}, which is not a valid network name`, NAME_RULE);
+
+  const nodes = readNodes(root, name);
+  const portBase = root.integer("port_base", 1024, 65535, DEFAULT_PORT_BASE);
+  if (highestPort(portBase, nodes.length) > 65535) {
+    root.fail("port_base", `${portBase} leaves no room for ${nodes.length} validators (10 ports each)`, `Use a port_base of at most ${65535 - highestPort(0, nodes.length)}`);
+  }
+  // Manifests describe dev networks: private-key endpoints and fault injection are on unless turned off.
+  const dev = root.table("dev") ?? new TomlTable(file, "dev", {});
+  dev.allowOnly(["private_key_endpoints"]);
+  const privateKeyEndpoints = dev.boolean("private_key_endpoints", true);
+  const debug = root.table("debug") ?? new TomlTable(file, "debug", {});
+  debug.allowOnly(["fault_injection"]);
+  const faultInjection = debug.boolean("fault_injection", true);
+  const genesis = readGenesis(root, name);
+  return {
+    file: resolve(file),
+    name,
+    port_base: portBase,
+    genesis,
+    consensus: readConsensus(root),
+    nodes,
+    dev: { private_key_endpoints: privateKeyEndpoints },
+    debug: { fault_injection: faultInjection },
+  };
+}
+
+function parseToml(text: string, file: string): Record<string, unknown> {
+  try {
+    return parse(text, { integersAsBigInt: "asNeeded" });
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    const why = error.message.split("\n")[0].replace(/^Invalid TOML document: /, "");
+    throw new CliError(`${file}:${error.line}:${error.column}: invalid TOML: ${why}`, "Fix the syntax at that line");
+  }
+}
+
+function readGenesis(root: TomlTable, network: string): Manifest["genesis"] {
+  const genesis = root.table("genesis") ?? root.fail("genesis", "is missing", "Add a [genesis] table with at least balance = <initial balance>");
+  genesis.allowOnly(["balance", "gas_price", "base_reserve", "chain_id", "close_time", "key_file"]);
+  return {
+    account: readAccount(genesis, network, "genesis"),
+    balance: genesis.int64("balance", 1n),
+    gas_price: genesis.int64("gas_price", 0n, 100n),
+    base_reserve: genesis.int64("base_reserve", 0n, 0n),
+    chain_id: genesis.int64("chain_id", 0n, 0n),
+    close_time: genesis.int64("close_time", 0n, 0n),
+  };
+}
+
+function readConsensus(root: TomlTable): ConsensusConfig {
+  const table = root.table("consensus");
+  if (!table) return { ...DEFAULT_CONSENSUS };
+  const keys = Object.keys(DEFAULT_CONSENSUS) as (keyof ConsensusConfig)[];
+  table.allowOnly(keys);
+  const consensus = { ...DEFAULT_CONSENSUS };
+  for (const key of keys) consensus[key] = table.integer(key, 1, Number.MAX_SAFE_INTEGER, DEFAULT_CONSENSUS[key]);
+  return consensus;
+}
+
+function readNodes(root: TomlTable, network: string): ManifestNode[] {
+  const addValidator = "Add one table per validator: [node.v1], [node.v2], …";
+  const tables = root.table("node")?.subTables() ?? [];
+  if (tables.length === 0) root.fail("node", "has no validators", addValidator);
+  const nodes = tables.map((table) => {
+    const name = table.path.slice("node.".length);
+    if (!NAME.test(name)) root.fail(table.path, "does not have a valid node name", NAME_RULE);
+    table.allowOnly(["key_file", "perturb"]);
+    return { name, account: readAccount(table, network, name), perturb: table.choices("perturb", PERTURBATIONS) };
+  });
+  nodes.forEach((node, i) => {
+    const twin = nodes.slice(0, i).find((other) => other.account.address === node.account.address);
+    if (twin) root.fail(`node.${node.name}`, `has the same key as node.${twin.name}`, "Give every validator its own key_file");
+  });
+  return nodes;
+}
+
+/** The account of a table: its key_file (resolved relative to the manifest) or the dev key of `devName`. */
+function readAccount(table: TomlTable, network: string, devName: string): Account {
+  const keyFile = table.string("key_file");
+  if (keyFile === undefined) return devAccount(network, devName);
+  const path = resolve(dirname(table.file), keyFile);
+  const noKeyFile = "or remove key_file to use the dev key";
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    table.fail("key_file", `names ${path}, which cannot be read (${errorCode(error)})`, `Create it holding one priSPK… private key, ${noKeyFile}`);
+  }
+  let seed: Uint8Array;
+  try {
+    seed = decodePrivateKey(text.trim());
+  } catch {
+    table.fail("key_file", `names ${path}, which does not hold an Ed25519 private key (priSPK…)`, `Put one private key in it (\`chainsim keys\` shows the format), ${noKeyFile}`);
+  }
+  return { ...accountFromSeed(seed), key_file: path };
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error);
+}

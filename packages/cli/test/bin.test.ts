@@ -1,0 +1,67 @@
+import { execFile } from "node:child_process";
+import { expect } from "chai";
+import { devAccount } from "../src/accounts.js";
+import { CLI_BIN } from "./helpers.js";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function chainsim(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI_BIN, ...args], { cwd: "/" }, (error, stdout, stderr) => {
+      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe("chainsim command", () => {
+  it("keys --json prints the dev accounts of the default manifest (from any cwd)", async () => {
+    const run = await chainsim("keys", "--json");
+    expect(run.code).to.equal(0);
+    const json = JSON.parse(run.stdout);
+    const { key_file: _, ...genesis } = { ...devAccount("single", "genesis"), key_file: undefined };
+    expect(json).to.deep.equal({ network: "single", genesis, validators: [{ name: "v1", ...devAccount("single", "v1") }] });
+  });
+
+  it("keys prints accounts with an INSECURE note", async () => {
+    const run = await chainsim("keys");
+    expect(run.code).to.equal(0);
+    expect(run.stdout).to.include(devAccount("single", "v1").private_key).and.include("INSECURE");
+  });
+
+  for (const args of [["help"], [], ["--help"], ["up", "--help"]]) {
+    it(`${["chainsim", ...args].join(" ")} prints the usage and exits 0`, async () => {
+      const run = await chainsim(...args);
+      expect(run.code).to.equal(0);
+      for (const command of ["up", "down", "keys", "node --config FILE", "help"]) expect(run.stdout).to.include(`\n  ${command}`);
+    });
+  }
+
+  it("an unknown command exits 2 with a clear message and the usage", async () => {
+    const run = await chainsim("launch");
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.match(/^chainsim: unknown command "launch"\. Run `chainsim help`/);
+    expect(run.stderr).to.include("usage: chainsim <command>");
+  });
+
+  it("an unknown option exits 2", async () => {
+    const run = await chainsim("keys", "--jsn");
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.match(/^chainsim: keys: Unknown option '--jsn'\. Run `chainsim help`/);
+  });
+
+  it("expected failures print one line without a stack trace and exit 1", async () => {
+    const run = await chainsim("keys", "/nonexistent.toml");
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.equal("chainsim: cannot read manifest /nonexistent.toml (ENOENT). Pass the path of a network manifest such as networks/single.toml.\n");
+  });
+
+  it("node without --config is a usage error", async () => {
+    const run = await chainsim("node");
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.match(/--config FILE is required/);
+  });
+});
