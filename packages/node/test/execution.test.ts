@@ -5,7 +5,7 @@ import { ContractType, ErrorCode, OperationType, SignedTransaction, codecs, toHe
 import { actualFee } from "../src/execution/checks.js";
 import { EMPTY_HASH } from "../src/execution/operations.js";
 import { StateView } from "../src/state/state-view.js";
-import { TestChain, makeKey, op, recordCode, sign, type ChainOptions, type Key } from "./helpers/chain.js";
+import { TestChain, chainPerTest, makeKey, op, recordCode, sign, type Key } from "./helpers/chain.js";
 
 const A = makeKey("a");
 const B = makeKey("b");
@@ -13,18 +13,7 @@ const C = makeKey("c");
 
 describe("execution", () => {
   let chain: TestChain;
-  const chains: TestChain[] = [];
-  async function newChain(options: ChainOptions = {}): Promise<TestChain> {
-    const c = await TestChain.create(options);
-    chains.push(c);
-    return c;
-  }
-  beforeEach(async () => {
-    chain = await newChain();
-  });
-  afterEach(async () => {
-    await Promise.all(chains.splice(0).map((c) => c.teardown()));
-  });
+  const newChain = chainPerTest((c) => (chain = c));
 
   /** A payment of everything `from` has except `keep` (+ `extra`), with the fee taken into account. */
   async function payAllBut(c: TestChain, from: Key, to: string, keep: bigint, extra = 0n): Promise<SignedTransaction> {

@@ -4,25 +4,14 @@ import { ChainError, ErrorCode, SignedTransaction, codecs, toHex, type Transacti
 import { actualFee } from "../src/execution/checks.js";
 import { EMPTY_HASH } from "../src/execution/operations.js";
 import { simulateTransaction } from "../src/execution/simulate.js";
-import { GAS_PRICE, TestChain, codeOf, makeKey, op, recordCode, sign, type ChainOptions } from "./helpers/chain.js";
+import { GAS_PRICE, TestChain, chainPerTest, codeOf, makeKey, op, recordCode, sign } from "./helpers/chain.js";
 
 const A = makeKey("a");
 const B = makeKey("b");
 
 describe("fees", () => {
   let chain: TestChain;
-  const chains: TestChain[] = [];
-  async function newChain(options: ChainOptions = {}): Promise<TestChain> {
-    const c = await TestChain.create(options);
-    chains.push(c);
-    return c;
-  }
-  beforeEach(async () => {
-    chain = await newChain();
-  });
-  afterEach(async () => {
-    await Promise.all(chains.splice(0).map((c) => c.teardown()));
-  });
+  const newChain = chainPerTest((c) => (chain = c));
 
   /** The transaction with fee_limit equal to its own fee (fee_limit is part of the priced bytes). */
   async function withExactFeeLimit(build: (feeLimit: bigint) => Promise<SignedTransaction>): Promise<SignedTransaction> {

@@ -236,3 +236,21 @@ export class TestChain {
     return this.ledgers.ledgers.record(tx.hashHex);
   }
 }
+
+/**
+ * Registers mocha hooks in the calling describe block: a fresh chain before each test (handed to `use`),
+ * and every chain made during the test torn down after it. Returns the function that makes more chains.
+ */
+export function chainPerTest(use: (chain: TestChain) => void): (options?: ChainOptions) => Promise<TestChain> {
+  const chains: TestChain[] = [];
+  const newChain = async (options: ChainOptions = {}): Promise<TestChain> => {
+    const c = await TestChain.create(options);
+    chains.push(c);
+    return c;
+  };
+  beforeEach(async () => use(await newChain()));
+  afterEach(async () => {
+    await Promise.all(chains.splice(0).map((c) => c.teardown()));
+  });
+  return newChain;
+}
