@@ -82,6 +82,15 @@ describe("e2e: HTTP contract of a validator", function () {
     expect(huge.status).to.equal(413);
     const badAddress = await raw("/getAccount?address=did:bid:nothing");
     expect(badAddress.body.error_code).to.equal(ErrorCode.INVALID_PARAMETER);
+    const unknownContract = await raw("/callContract", { method: "POST", body: stringifyJson({ contract_address: Keypair.generate().address, opt_type: 2 }) });
+    expect(unknownContract.body).to.deep.include({ error_code: ErrorCode.NOT_EXIST, result: null });
+  });
+
+  it("never answers 304: every GET gets 200 and a body, whatever the client's cache headers", async () => {
+    const first = await fetch(`${base}/getAccountBase?address=${genesis.address}`);
+    const again = await fetch(`${base}/getAccountBase?address=${genesis.address}`, { headers: { "If-None-Match": first.headers.get("etag") ?? "*" } });
+    expect(again.status).to.equal(200);
+    expect(parseJson(await again.text())).to.have.property("result");
   });
 
   it("accepts domainid 0 and refuses any other domain with 170", async () => {

@@ -96,9 +96,9 @@ describe("execution", () => {
       expect(await chain.balance(A.address)).to.equal(before - record.actual_fee!);
     });
 
-    it("records 94 for an invalid destination address", async () => {
-      const record = await chain.run(chain.genesis, [op.pay("did:bid:efnot-an-address", 5n)]);
-      expect(recordCode(record)).to.equal(ErrorCode.INVALID_ADDRESS);
+    it("refuses an invalid destination address with 94 at submission, before any fee", async () => {
+      const tx = await chain.tx(chain.genesis, [op.pay("did:bid:efnot-an-address", 5n)]);
+      expect(await chain.submit(tx)).to.equal(ErrorCode.INVALID_ADDRESS);
     });
 
     it("with base_reserve > 0, records 106 for creating an account below the reserve", async () => {
@@ -152,9 +152,9 @@ describe("execution", () => {
       expect(await c.balance(A.address)).to.equal(100n);
     });
 
-    it("records 94 for an invalid destination", async () => {
-      expect(recordCode(await chain.run(chain.genesis, [op.create("did:bid:zz123", 1n)]))).to.equal(ErrorCode.INVALID_ADDRESS);
-      expect(recordCode(await chain.run(chain.genesis, [op.create("", 1n)]))).to.equal(ErrorCode.INVALID_ADDRESS);
+    it("refuses an invalid or missing destination with 94 at submission", async () => {
+      expect(await chain.submit(await chain.tx(chain.genesis, [op.create("did:bid:zz123", 1n)]))).to.equal(ErrorCode.INVALID_ADDRESS);
+      expect(await chain.submit(await chain.tx(chain.genesis, [op.create("", 1n)]))).to.equal(ErrorCode.INVALID_ADDRESS);
     });
 
     it("records 2 without priv, or with a negative init_balance", async () => {
@@ -317,7 +317,6 @@ describe("execution", () => {
         [{ tx_threshold: "1.5" }, ErrorCode.THRESHOLD_NOT_VALID],
         [{ signers: [{ address: B.address, weight: 2n ** 32n }] }, ErrorCode.WEIGHT_NOT_VALID],
         [{ signers: [{ address: A.address, weight: 1n }] }, ErrorCode.INVALID_PARAMETER],
-        [{ signers: [{ address: "did:bid:bad", weight: 1n }] }, ErrorCode.INVALID_ADDRESS],
         [{ type_thresholds: [{ type: OperationType.PAY_COIN, threshold: -1n }] }, ErrorCode.THRESHOLD_NOT_VALID],
       ];
       for (const [body, code] of cases) {
@@ -325,6 +324,9 @@ describe("execution", () => {
       }
       expect(await priv()).to.deep.equal({ master_weight: 1n, thresholds: { tx_threshold: 1n } });
       expect((await chain.account(A.address))!.nonce).to.equal(BigInt(cases.length));
+      // A malformed signer address is refused before the transaction is signed into a ledger.
+      const badSigner = await chain.tx(A, [op.setPrivilege({ signers: [{ address: "did:bid:bad", weight: 1n }] })]);
+      expect(await chain.submit(badSigner)).to.equal(ErrorCode.INVALID_ADDRESS);
     });
   });
 

@@ -122,6 +122,10 @@ describe("fees", () => {
     expect(await chain.submit(await chain.tx(chain.genesis, [op.pay(B.address, 1n)], { chain_id: 7n }))).to.equal(ErrorCode.INVALID_PARAMETER);
   });
 
+  it("refuses a domain_id other than 0 with 170", async () => {
+    expect(await chain.submit(await chain.tx(chain.genesis, [op.pay(B.address, 1n)], { domain_id: 5 }))).to.equal(ErrorCode.DOMAIN_NOT_EXIST);
+  });
+
   it("refuses ceil_ledger_seq in the past with 2, at submit and when the ledger is built", async () => {
     // Ledger 1 is the genesis: the next ledger is 2.
     expect(await chain.submit(await chain.tx(chain.genesis, [op.pay(B.address, 1n)], { ceil_ledger_seq: 1n }))).to.equal(ErrorCode.INVALID_PARAMETER);
@@ -136,7 +140,7 @@ describe("fees", () => {
   });
 
   describe("simulateTransaction (testTransaction)", () => {
-    const simulate = (input: Transaction, signatures = 1) => simulateTransaction(chain.ledgers.stateView(), chain.ledgers.params, input, signatures);
+    const simulate = (input: Transaction, signatures = 1) => simulateTransaction(chain.ledgers.stateView(), chain.ledgers.params, chain.ledgers.lastHeader.seq! + 1n, input, signatures);
 
     it("returns fee_limit == actual_fee, fills nonce and gas_price, and writes nothing", async () => {
       const header = chain.ledgers.lastHeader;
@@ -174,6 +178,18 @@ describe("fees", () => {
       expect(await codeOf(simulate({ source_address: chain.genesis.address }))).to.equal(ErrorCode.MISSING_OPERATIONS);
       const error = await simulate({ source_address: chain.genesis.address, operations: [op.create(A.address, 1n, null)] }).catch((e: unknown) => e);
       expect(error).to.be.instanceOf(ChainError);
+    });
+
+    it("applies the checks of a submission, signatures aside: gas price, nonce, addresses, balance", async () => {
+      const pay = [op.pay(B.address, 1n)];
+      const from = (fields: Partial<Transaction>) => simulate({ source_address: chain.genesis.address, operations: pay, ...fields });
+      expect(await codeOf(from({ gas_price: GAS_PRICE - 1n }))).to.equal(ErrorCode.FEE_INVALID);
+      await chain.run(chain.genesis, pay);
+      expect(await codeOf(from({ nonce: 1n }))).to.equal(ErrorCode.BAD_NONCE);
+      expect(await codeOf(from({ operations: [op.pay("did:bid:efnope", 1n)] }))).to.equal(ErrorCode.INVALID_ADDRESS);
+      const poor = makeKey("poor");
+      await chain.run(chain.genesis, [op.pay(poor.address, 10n)]);
+      expect(await codeOf(simulate({ source_address: poor.address, operations: [op.pay(B.address, 1n)] }))).to.equal(ErrorCode.LOW_RESERVE);
     });
   });
 });

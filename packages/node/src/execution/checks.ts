@@ -6,6 +6,7 @@ import {
   checkAddress,
   type Operation,
   type SignedTransaction,
+  type Transaction,
 } from "@chainsim/protocol";
 import type { StateView } from "../state/state-view.js";
 import { checkWeight, operationThreshold, type SignatureChecker } from "./authorization.js";
@@ -38,13 +39,27 @@ export function actualFee(tx: SignedTransaction): bigint {
 
 /** Checks that need no state: shape, sizes, fees against limits, chain id, expiry, signatures. */
 export function checkStatic(tx: SignedTransaction, params: ChainParams, ledgerSeq: bigint, signatures: SignatureChecker): void {
-  const t = tx.transaction;
   if (tx.envSize >= LIMITS.maxTxEnvBytes) throw new ChainError(ErrorCode.TX_TOO_BIG, `transaction is ${tx.envSize} bytes; the limit is under 1 MiB`);
+  checkShape(tx.transaction, params, ledgerSeq);
+  const fee = actualFee(tx);
+  if ((tx.transaction.fee_limit ?? 0n) < fee) {
+    throw new ChainError(
+      ErrorCode.FEE_NOT_ENOUGH,
+      `fee_limit ${tx.transaction.fee_limit ?? 0n} is below the fee ${fee} (gas ${gasOf(tx)} × gas_price ${tx.transaction.gas_price ?? 0n})`,
+    );
+  }
+  if (tx.signatures.length === 0) throw new ChainError(ErrorCode.SIGNATURE_WEIGHT_NOT_ENOUGH, "transaction has no signature");
+  signatures.signerAddresses(tx);
+}
+
+/** What a transaction must be whoever signs it: addresses, operations, nonce, chain, expiry, gas price. */
+export function checkShape(t: Transaction, params: ChainParams, ledgerSeq: bigint): void {
   checkAddress(t.source_address ?? "", "source_address");
   const ops = t.operations ?? [];
   if (ops.length === 0) throw new ChainError(ErrorCode.MISSING_OPERATIONS, "transaction has no operations");
   if (ops.length > LIMITS.maxOperations) throw new ChainError(ErrorCode.TOO_MANY_OPERATIONS, `transaction has ${ops.length} operations; at most ${LIMITS.maxOperations}`);
   if ((t.nonce ?? 0n) <= 0n) throw new ChainError(ErrorCode.BAD_NONCE, "nonce must be at least 1");
+  if ((t.domain_id ?? 0) !== 0) throw new ChainError(ErrorCode.DOMAIN_NOT_EXIST, `domain ${t.domain_id} does not exist`);
   if (t.chain_id !== undefined && t.chain_id !== params.chainId) {
     throw new ChainError(ErrorCode.INVALID_PARAMETER, `chain_id ${t.chain_id} is not this network's (${params.chainId})`);
   }
@@ -54,12 +69,6 @@ export function checkStatic(tx: SignedTransaction, params: ChainParams, ledgerSe
   ops.forEach(checkOperationShape);
   const gasPrice = t.gas_price ?? 0n;
   if (gasPrice < params.gasPrice) throw new ChainError(ErrorCode.FEE_INVALID, `gas_price ${gasPrice} is below the network minimum ${params.gasPrice}`);
-  const fee = actualFee(tx);
-  if ((t.fee_limit ?? 0n) < fee) {
-    throw new ChainError(ErrorCode.FEE_NOT_ENOUGH, `fee_limit ${t.fee_limit ?? 0n} is below the fee ${fee} (gas ${gasOf(tx)} × gas_price ${gasPrice})`);
-  }
-  if (tx.signatures.length === 0) throw new ChainError(ErrorCode.SIGNATURE_WEIGHT_NOT_ENOUGH, "transaction has no signature");
-  signatures.signerAddresses(tx);
 }
 
 function checkOperationShape(op: Operation, i: number): void {
@@ -81,6 +90,11 @@ function checkOperationShape(op: Operation, i: number): void {
     const kind = contract.type === ContractType.JAVASCRIPT || contract.type === undefined ? "JavaScript" : `type ${contract.type}`;
     throw new ChainError(ErrorCode.CONTRACT_INVALID, `operations[${i}]: ${kind} contracts are not supported by this node version yet`);
   }
+  // Addresses are checked here, before signing costs anyone a fee; existence is a matter of state.
+  if (op.create_account) checkAddress(op.create_account.dest_address ?? "", `operations[${i}].create_account.dest_address`);
+  if (op.pay_coin) checkAddress(op.pay_coin.dest_address ?? "", `operations[${i}].pay_coin.dest_address`);
+  const signers = [...(op.set_privilege?.signers ?? []), ...(op.set_signer_weight?.signers ?? []), ...(op.create_account?.priv?.signers ?? [])];
+  signers.forEach((s, j) => checkAddress(s.address ?? "", `operations[${i}] signers[${j}].address`));
 }
 
 /** Checks against the state: source and operation sources exist, nonce, balance for the fee, weights. */

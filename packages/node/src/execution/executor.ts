@@ -1,6 +1,7 @@
 import {
   ChainError,
   ErrorCode,
+  addInt64,
   codecs,
   concatBytes,
   sha256,
@@ -17,7 +18,7 @@ import { StateView } from "../state/state-view.js";
 import type { AccountStore } from "../storage/account-store.js";
 import type { SignatureChecker } from "./authorization.js";
 import { actualFee, checkState, checkStatic } from "./checks.js";
-import { applyOperation, EMPTY_HASH } from "./operations.js";
+import { applyOperation, DEFAULT_PRIVILEGE, EMPTY_HASH, newAccount } from "./operations.js";
 import { LEDGER_VERSION, type ChainParams } from "./params.js";
 
 /** What a ledger is built from. `txs` are in ledger order; the value is derived from them. */
@@ -113,9 +114,10 @@ export class Executor {
     source.balance = (source.balance ?? 0n) - fee;
     source.nonce = (source.nonce ?? 0n) + 1n;
     state.putAccount(source);
-    const leader = await state.account(proposer);
-    if (leader && fee > 0n) {
-      leader.balance = (leader.balance ?? 0n) + fee;
+    if (fee > 0n) {
+      // Validators have accounts from the genesis; should a proposer have none, the fee creates it.
+      const leader = (await state.account(proposer)) ?? newAccount(proposer, 0n, DEFAULT_PRIVILEGE);
+      leader.balance = addInt64(leader.balance ?? 0n, fee, `balance of ${proposer}`);
       state.putAccount(leader);
     }
     let error: ChainError | undefined;

@@ -1,6 +1,6 @@
-import { ChainError, ErrorCode, SignedTransaction, codecs, type Transaction } from "@chainsim/protocol";
+import { ChainError, ErrorCode, SignedTransaction, checkAddress, codecs, type Transaction } from "@chainsim/protocol";
 import type { StateView } from "../state/state-view.js";
-import { gasOf } from "./checks.js";
+import { checkShape, gasOf } from "./checks.js";
 import { applyOperation } from "./operations.js";
 import type { ChainParams } from "./params.js";
 
@@ -17,20 +17,33 @@ export interface Simulation {
 /**
  * testTransaction: runs a transaction's operations on a throwaway state and prices it as if signed by
  * `signatureCount` keys. `fee_limit` becomes the fee itself (the smallest limit that pays), and nothing is
- * written. Throws ChainError with the code the real transaction would fail with.
+ * written. The checks of a submission apply except signatures; throws ChainError with the code the real
+ * transaction would fail with.
  */
-export async function simulateTransaction(state: StateView, params: ChainParams, input: Transaction, signatureCount: number): Promise<Simulation> {
-  const source = input.source_address ?? "";
+export async function simulateTransaction(
+  state: StateView,
+  params: ChainParams,
+  ledgerSeq: bigint,
+  input: Transaction,
+  signatureCount: number,
+): Promise<Simulation> {
+  const source = checkAddress(input.source_address ?? "", "source_address");
   const account = await state.account(source);
   if (!account) throw new ChainError(ErrorCode.ACCOUNT_NOT_EXIST, `source account ${source} does not exist`);
-  const transaction: Transaction = { ...input, nonce: input.nonce ?? (account.nonce ?? 0n) + 1n, gas_price: input.gas_price ?? params.gasPrice };
-  if ((transaction.operations ?? []).length === 0) throw new ChainError(ErrorCode.MISSING_OPERATIONS, "transaction has no operations");
+  const next = (account.nonce ?? 0n) + 1n;
+  const transaction: Transaction = { ...input, nonce: input.nonce ?? next, gas_price: input.gas_price ?? params.gasPrice };
+  checkShape(transaction, params, ledgerSeq);
+  if (transaction.nonce! < next) throw new ChainError(ErrorCode.BAD_NONCE, `nonce ${transaction.nonce} is behind; the next nonce of ${source} is ${next}`);
   for (const op of transaction.operations ?? []) await applyOperation(state, params, op.source_address ?? source, op);
   // fee_limit is part of the priced bytes, so iterate until the fee stops moving (two rounds at most).
   let priced = price(transaction, signatureCount);
   while (priced.actualFee !== transaction.fee_limit) {
     transaction.fee_limit = priced.actualFee;
     priced = price(transaction, signatureCount);
+  }
+  const needed = priced.actualFee + params.baseReserve;
+  if ((account.balance ?? 0n) < needed) {
+    throw new ChainError(ErrorCode.LOW_RESERVE, `balance ${account.balance ?? 0n} is below the fee + base_reserve (${needed})`);
   }
   return { transaction, ...priced };
 }

@@ -33,6 +33,7 @@ export type Handler = (req: Request, res: Response) => Promise<void> | void;
 export function createApp(mount: (app: express.Express) => void, stats: WebServerStats, log: (line: string) => void): express.Express {
   const app = express();
   app.disable("x-powered-by");
+  app.set("etag", false); // a 304 would break clients that expect 200 and a body from every route
   app.set("query parser", "simple");
   app.use((_req, res, next) => {
     const started = Date.now();
@@ -64,10 +65,10 @@ export function createApp(mount: (app: express.Express) => void, stats: WebServe
     if (e.type === "entity.too.large") {
       sendJson(res, { error_code: ErrorCode.INVALID_PARAMETER, error_desc: `request body is larger than ${BODY_LIMIT}` }, 413);
     } else if (error instanceof ChainError) {
-      sendJson(res, { error_code: error.code, error_desc: error.message });
+      sendJson(res, { error_code: error.code, error_desc: error.message, result: null });
     } else {
       log(`internal error on ${req.method} ${req.path}: ${(error as Error)?.stack ?? error}`);
-      sendJson(res, { error_code: ErrorCode.INTERNAL, error_desc: `internal error: ${e.message ?? String(error)}` });
+      sendJson(res, { error_code: ErrorCode.INTERNAL, error_desc: `internal error: ${e.message ?? String(error)}`, result: null });
     }
   });
   return app;

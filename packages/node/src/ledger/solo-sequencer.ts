@@ -12,6 +12,7 @@ export class SoloSequencer {
   private timer: NodeJS.Timeout | undefined;
   private lastCloseWall: number;
   private running = false;
+  private nextReadyCheck = 0;
   /** Failures of the last close attempt, for the log and status. */
   lastError: Error | undefined;
 
@@ -27,7 +28,7 @@ export class SoloSequencer {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.timer = setInterval(() => void this.step(), TICK_MS);
   }
 
   /** Stops proposing and waits for a close in progress. */
@@ -36,14 +37,23 @@ export class SoloSequencer {
     while (this.running) await new Promise((resolve) => setTimeout(resolve, TICK_MS));
   }
 
-  private async tick(): Promise<void> {
+  /** One decision: close a ledger now or not. The timer calls it every few ms; tests call it with a fake clock. */
+  async step(): Promise<void> {
     if (this.running) return;
-    const elapsed = this.now() - this.lastCloseWall;
-    const due = this.txs.pool.size > 0 ? elapsed >= this.consensus.close_interval_ms : elapsed >= this.consensus.empty_close_interval_ms;
-    if (!due) return;
+    const now = this.now();
+    const elapsed = now - this.lastCloseWall;
+    const emptyDue = elapsed >= this.consensus.empty_close_interval_ms;
+    // Waiting transactions bring the close forward only if one can go in now: a transaction whose nonce is
+    // ahead of its account's waits without closing empty ledgers. Readiness is rechecked once per interval.
+    const readyCheckDue = this.txs.pool.size > 0 && elapsed >= this.consensus.close_interval_ms && now >= this.nextReadyCheck;
+    if (!emptyDue && !readyCheckDue) return;
     this.running = true;
     try {
       const txs = await this.txs.nextProposal(this.consensus.max_txs_per_ledger);
+      if (txs.length === 0 && !emptyDue) {
+        this.nextReadyCheck = now + this.consensus.close_interval_ms;
+        return;
+      }
       const previousClose = this.ledgers.lastHeader.close_time ?? 0n;
       const wallMicros = BigInt(this.now()) * 1000n;
       const closeTime = wallMicros > previousClose ? wallMicros : previousClose + 1n;

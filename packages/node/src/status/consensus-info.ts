@@ -4,7 +4,7 @@ import { formatTime } from "./time.js";
 
 /**
  * getConsensusInfo of a single validator: it is always the primary of view 0, quorum 1, and every
- * ledger it closes is an instance committed on its own vote. PBFT (several validators) reports live rounds.
+ * ledger it closes is an instance committed on its own vote. (Several validators need PBFT, a later release.)
  */
 export function consensusInfo(ctx: NodeContext): { [key: string]: Json } {
   const n = ctx.config.validators.length;

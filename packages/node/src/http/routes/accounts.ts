@@ -15,11 +15,16 @@ export function mountAccountRoutes(app: Express, ctx: NodeContext): void {
     sendJson(res, account ? { error_code: 0, result: accountJson(account) } : notFound(`account ${addr}`));
   });
 
+  const metadataKey = (value: string | undefined) => {
+    if (value === "") throw new ChainError(ErrorCode.INVALID_PARAMETER, "key must not be empty");
+    return value;
+  };
+
   app.get("/getAccount", async (req, res) => {
     const addr = address(query(req, "address"));
+    const key = metadataKey(query(req, "key"));
     const account = await ctx.ledgers.accounts.account(addr);
     if (!account) return sendJson(res, notFound(`account ${addr}`));
-    const key = query(req, "key");
     const metadata = key === undefined ? await ctx.ledgers.accounts.allMetadata(addr) : [await ctx.ledgers.accounts.metadata(addr, key)];
     const entries = metadata.filter((kp) => kp !== undefined).map(metadataJson);
     sendJson(res, { error_code: 0, result: { ...accountJson(account), assets: null, metadatas: entries.length ? entries : null } });
@@ -27,9 +32,8 @@ export function mountAccountRoutes(app: Express, ctx: NodeContext): void {
 
   app.get("/getAccountMetaData", async (req, res) => {
     const addr = address(query(req, "address"));
+    const key = metadataKey(query(req, "key"));
     if (!(await ctx.ledgers.accounts.account(addr))) return sendJson(res, notFound(`account ${addr}`));
-    const key = query(req, "key");
-    if (key !== undefined && key.length === 0) throw new ChainError(ErrorCode.INVALID_PARAMETER, "key must not be empty");
     const metadata = key === undefined ? await ctx.ledgers.accounts.allMetadata(addr) : [await ctx.ledgers.accounts.metadata(addr, key)];
     const found = metadata.filter((kp) => kp !== undefined);
     if (found.length === 0) return sendJson(res, notFound(key === undefined ? `metadata of ${addr}` : `metadata ${key} of ${addr}`));

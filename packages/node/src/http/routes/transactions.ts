@@ -132,10 +132,10 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
       item.transaction_json !== undefined
         ? codecs.Transaction.fromJson(item.transaction_json, "transaction_json")
         : codecs.Transaction.decode(fromHex(String(item.transaction_blob ?? ""), "transaction_blob"));
-    checkAddress(transaction.source_address ?? "", "source_address");
     const signatureCount = Number(toInt64(item.signature_number ?? 1, "signature_number"));
     if (signatureCount < 1 || signatureCount > 100) throw new ChainError(ErrorCode.INVALID_PARAMETER, "signature_number should be between 1 and 100");
-    const simulation = await simulateTransaction(ctx.ledgers.stateView(), ctx.ledgers.params, transaction, signatureCount);
+    const nextSeq = ctx.ledgers.lastHeader.seq! + 1n;
+    const simulation = await simulateTransaction(ctx.ledgers.stateView(), ctx.ledgers.params, nextSeq, transaction, signatureCount);
     sendJson(res, {
       error_code: 0,
       error_desc: "",
