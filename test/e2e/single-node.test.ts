@@ -127,6 +127,20 @@ describe("e2e: one validator process", function () {
     await waitForTransaction(client, unsigned.results![1].hash);
   });
 
+  it("signs on the node in a dev network: getSignature, then transaction_json with private_keys", async () => {
+    const nonce = (await getNonce(client, genesis.address)) + 1n;
+    const transaction_json = { source_address: genesis.address, nonce, fee_limit: 1_000_000, gas_price: 100, operations: [{ type: 7, pay_coin: { dest_address: carol.address, amount: 11 } }] };
+    const blob = expectOk(await client.getTransactionBlob(transaction_json)).result;
+    const signature = expectOk(await client.getSignature(genesis.privateKey, blob.transaction_blob)).result;
+    expect(signature.public_key).to.equal(genesis.publicKey);
+    const byBlob = await client.submitTransaction([{ transaction_blob: blob.transaction_blob, signatures: [{ sign_data: signature.sign_data, public_key: signature.public_key }] }]);
+    expect(byBlob.results![0]).to.deep.include({ error_code: 0, hash: blob.hash });
+    const byKeys = await client.submitTransaction([{ transaction_json: { ...transaction_json, nonce: nonce + 1n }, private_keys: [genesis.privateKey] }]);
+    expect(byKeys.success_count).to.equal(1);
+    for (const hash of [blob.hash, byKeys.results![0].hash]) expect((await waitForTransaction(client, hash)).error_code).to.equal(0);
+    expect(BigInt(expectOk(await client.getAccount(carol.address)).result.balance!)).to.equal(22n);
+  });
+
   it("finds records by hash and by ledger, and ledgers by seq", async () => {
     const record = expectOk(await client.getTransactionHistory({ hash: hashes[0] })).result;
     expect(record.total_count).to.equal(1);
