@@ -1,0 +1,25 @@
+/** Limits of a contract execution (compat.md §8, contract-runtime.md §2). Steps are network settings. */
+export interface ContractLimits {
+  /** Steps per user transaction, shared by nested calls. */
+  steps: number;
+  /** Steps charged for one Chain.* / Utils.* call. */
+  builtinSteps: number;
+  heapMiB: number;
+  /** Wall-clock guard per user transaction (ms); steps are what keeps validators in agreement. */
+  timeMs: number;
+  codeBytes: number;
+  /** user → A → B → C → D is allowed; one level more fails with 153. */
+  maxDepth: number;
+  /** Contract-made (sub-)transactions per user transaction; more fail with 154. */
+  maxContractTxs: number;
+}
+
+export const DEFAULT_CONTRACT_LIMITS: ContractLimits = {
+  steps: 10_240,
+  builtinSteps: 100,
+  heapMiB: 30,
+  timeMs: 1_000,
+  codeBytes: 256 * 1024,
+  maxDepth: 4,
+  maxContractTxs: 512,
+};
