@@ -1,4 +1,5 @@
 export * from "./api-types.js";
+export * from "./commitments.js";
 export * from "./errors.js";
 export * from "./http-client.js";
 export * from "./keys.js";

@@ -1,1 +1,4 @@
+export * from "./failure.js";
+export * from "./host.js";
 export * from "./limits.js";
+export { JsRuntime, type EntryPoint, type ExecutionOutcome, type ExecutionRequest, type StepMeter } from "./js/js-runtime.js";

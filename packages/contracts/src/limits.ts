@@ -4,6 +4,11 @@ export interface ContractLimits {
   steps: number;
   /** Steps charged for one Chain.* / Utils.* call. */
   builtinSteps: number;
+  /**
+   * Extra steps for built-ins whose host work is heavy, so that the step limit (the same on every validator)
+   * stops a contract long before the wall-clock guard (which is not) could.
+   */
+  costlyBuiltinSteps: Record<string, number>;
   heapMiB: number;
   /** Wall-clock guard per user transaction (ms); steps are what keeps validators in agreement. */
   timeMs: number;
@@ -17,6 +22,8 @@ export interface ContractLimits {
 export const DEFAULT_CONTRACT_LIMITS: ContractLimits = {
   steps: 10_240,
   builtinSteps: 100,
+  // A 64-bit range proof takes ~70 ms to verify: at most 4 fit in one transaction's 10,240 steps.
+  costlyBuiltinSteps: { bpRangeProofVerify: 2_400, pedersenTallyVerify: 400 },
   heapMiB: 30,
   timeMs: 1_000,
   codeBytes: 256 * 1024,

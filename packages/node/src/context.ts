@@ -1,5 +1,6 @@
 import type { NodeConfig } from "./config.js";
 import type { SignatureChecker } from "./execution/authorization.js";
+import type { ContractSupport } from "./execution/executor.js";
 import type { WebServerStats } from "./http/app.js";
 import type { LedgerManager } from "./ledger/ledger-manager.js";
 import type { TxService } from "./pool/tx-service.js";
@@ -10,6 +11,7 @@ export interface NodeContext {
   config: NodeConfig;
   dbs: Databases;
   ledgers: LedgerManager;
+  contracts: ContractSupport;
   txs: TxService;
   signatures: SignatureChecker;
   /** This validator's address. */

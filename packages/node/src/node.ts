@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import { addressFromPublicKey, decodePrivateKey, parseJson } from "@chainsim/protocol";
 import { Ed25519Verifier, NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
+import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
 import { parseNodeConfig, type NodeConfig } from "./config.js";
 import type { NodeContext } from "./context.js";
 import { SignatureChecker } from "./execution/authorization.js";
@@ -35,12 +36,14 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   const dbs = await Databases.open(config.data_dir);
   try {
     const signatures = new SignatureChecker(new Ed25519Verifier());
-    const ledgers = await LedgerManager.open(dbs, config, signatures);
+    const contracts = { runtime: new JsRuntime(DEFAULT_CONTRACT_LIMITS), limits: DEFAULT_CONTRACT_LIMITS };
+    const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
     const context: NodeContext = {
       config,
       dbs,
       ledgers,
+      contracts,
       txs,
       signatures,
       validatorAddress,
@@ -70,6 +73,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
+        contracts.runtime.dispose();
         await dbs.close();
         log("stopped");
       },

@@ -182,10 +182,10 @@ describe("execution", () => {
       expect(await chain.account(A.address)).to.equal(undefined);
     });
 
-    it("refuses a contract payload with 156 at submit (contracts are not supported yet)", async () => {
+    it("refuses a contract of a type other than JavaScript with 156 at submit", async () => {
       const create = op.create(A.address, 1n);
-      create.create_account!.contract = { type: ContractType.JAVASCRIPT, payload: '"use strict"; function main() {}' };
-      const tx = await chain.tx(chain.genesis, [create]);
+      create.create_account!.contract = { type: ContractType.EVM, payload: "6080604052" };
+      const tx = await chain.tx(chain.genesis, [create], { fee_limit: 200_000_000n });
       expect(await chain.submit(tx)).to.equal(ErrorCode.CONTRACT_INVALID);
       expect(chain.txs.pool.size).to.equal(0);
     });

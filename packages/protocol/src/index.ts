@@ -7,3 +7,4 @@ export * from "./keys.js";
 export * from "./messages.js";
 export * from "./signing.js";
 export * from "./transaction.js";
+export * from "./commitments/index.js";

@@ -86,12 +86,14 @@ function checkOperationShape(op: Operation, i: number): void {
   }[type as number];
   if (!body) throw new ChainError(ErrorCode.INVALID_PARAMETER, `operations[${i}]: type ${type} needs its body field`);
   const contract = op.create_account?.contract;
-  if (contract?.payload) {
-    const kind = contract.type === ContractType.JAVASCRIPT || contract.type === undefined ? "JavaScript" : `type ${contract.type}`;
-    throw new ChainError(ErrorCode.CONTRACT_INVALID, `operations[${i}]: ${kind} contracts are not supported by this node version yet`);
+  if (contract?.payload && (contract.type ?? ContractType.JAVASCRIPT) !== ContractType.JAVASCRIPT) {
+    throw new ChainError(ErrorCode.CONTRACT_INVALID, `operations[${i}]: contract type ${contract.type} is not supported by this node version (JavaScript is type 0)`);
   }
-  // Addresses are checked here, before signing costs anyone a fee; existence is a matter of state.
-  if (op.create_account) checkAddress(op.create_account.dest_address ?? "", `operations[${i}].create_account.dest_address`);
+  // Addresses are checked here, before signing costs anyone a fee; existence is a matter of state. A
+  // contract created without dest_address gets a derived one.
+  if (op.create_account && (op.create_account.dest_address || !contract?.payload)) {
+    checkAddress(op.create_account.dest_address ?? "", `operations[${i}].create_account.dest_address`);
+  }
   if (op.pay_coin) checkAddress(op.pay_coin.dest_address ?? "", `operations[${i}].pay_coin.dest_address`);
   const signers = [...(op.set_privilege?.signers ?? []), ...(op.set_signer_weight?.signers ?? []), ...(op.create_account?.priv?.signers ?? [])];
   signers.forEach((s, j) => checkAddress(s.address ?? "", `operations[${i}] signers[${j}].address`));

@@ -13,11 +13,13 @@ import {
   type RawTransactionEnvStore,
   type SignedTransaction,
 } from "@chainsim/protocol";
+import type { ContractLimits, JsRuntime } from "@chainsim/contracts";
 import { AccountTree } from "../state/account-tree.js";
 import { StateView } from "../state/state-view.js";
 import type { AccountStore } from "../storage/account-store.js";
 import type { SignatureChecker } from "./authorization.js";
-import { actualFee, checkState, checkStatic } from "./checks.js";
+import { checkState, checkStatic, gasOf } from "./checks.js";
+import { ContractRun } from "./contracts/engine.js";
 import { applyOperation, DEFAULT_PRIVILEGE, EMPTY_HASH, newAccount } from "./operations.js";
 import { LEDGER_VERSION, type ChainParams } from "./params.js";
 
@@ -43,6 +45,12 @@ export interface ExecutedLedger {
   commitTree: () => void;
 }
 
+/** The contract runtime a node shares across ledgers, and the limits of every execution. */
+export interface ContractSupport {
+  runtime: JsRuntime;
+  limits: ContractLimits;
+}
+
 /** The previous ledger as execution needs it. */
 export interface ChainTip {
   header: LedgerHeader;
@@ -61,6 +69,8 @@ export class Executor {
     private readonly params: ChainParams,
     private readonly signatures: SignatureChecker,
     private readonly validators: string[],
+    private readonly contracts: ContractSupport,
+    private readonly ledgerHash: (seq: bigint) => Promise<Uint8Array | undefined>,
   ) {}
 
   async execute(tip: ChainTip, proposal: LedgerProposal, mode: "propose" | "verify"): Promise<ExecutedLedger> {
@@ -82,7 +92,7 @@ export class Executor {
         refused.push({ tx, error: asChainError(error) });
         continue;
       }
-      records.push(await this.apply(state, tx, seq, proposal.closeTime, proposal.proposer));
+      records.push(...(await this.apply(state, tx, seq, proposal.closeTime, proposal.proposer)));
       included.push(tx);
     }
     const value: ConsensusValue = {
@@ -106,38 +116,75 @@ export class Executor {
     return { header, value, records: [], changes, txCount: 0n, commitTree };
   }
 
-  /** One transaction: charge the fee and bump the nonce, then run the operations all or nothing. */
-  private async apply(state: StateView, tx: SignedTransaction, seq: bigint, closeTime: bigint, proposer: string): Promise<RawTransactionEnvStore> {
+  /**
+   * One transaction: bump the nonce, run the operations (and the contracts they reach) all or nothing, then
+   * charge the fee: its gas is the transaction's size plus what its contracts' transactions added. On
+   * success the fee is paid from the resulting state (100 if it cannot be, which fails the transaction);
+   * on failure everything is rolled back first. Returns its record, then those of its contract-made
+   * transactions.
+   */
+  private async apply(state: StateView, tx: SignedTransaction, seq: bigint, closeTime: bigint, proposer: string): Promise<RawTransactionEnvStore[]> {
     const t = tx.transaction;
-    const fee = actualFee(tx);
-    const source = (await state.account(t.source_address!))!;
-    source.balance = (source.balance ?? 0n) - fee;
+    const sourceAddress = t.source_address!;
+    const source = (await state.account(sourceAddress))!;
     source.nonce = (source.nonce ?? 0n) + 1n;
     state.putAccount(source);
-    if (fee > 0n) {
-      // Validators have accounts from the genesis; should a proposer have none, the fee creates it.
-      const leader = (await state.account(proposer)) ?? newAccount(proposer, 0n, DEFAULT_PRIVILEGE);
-      leader.balance = addInt64(leader.balance ?? 0n, fee, `balance of ${proposer}`);
-      state.putAccount(leader);
-    }
+    const run = new ContractRun(this.contracts.runtime, this.contracts.limits, state, this.params, { seq, closeTime, ledgerHash: this.ledgerHash }, {
+      hash: tx.hash,
+      hashHex: tx.hashHex,
+      source: sourceAddress,
+      nonce: t.nonce!,
+      feeLimit: t.fee_limit ?? 0n,
+      gasPrice: t.gas_price ?? 0n,
+      baseGas: gasOf(tx),
+    });
+    const fee = () => {
+      const total = (run.tx.baseGas + run.extraGas) * run.tx.gasPrice;
+      return total < run.tx.feeLimit ? total : run.tx.feeLimit;
+    };
     let error: ChainError | undefined;
     state.checkpoint();
     try {
-      for (const op of t.operations ?? []) await applyOperation(state, this.params, op.source_address ?? t.source_address!, op);
+      for (const [index, op] of (t.operations ?? []).entries()) {
+        const opSource = op.source_address ?? sourceAddress;
+        await applyOperation(state, this.params, opSource, op, run.operationHooks(index, opSource));
+      }
+      await this.charge(state, sourceAddress, fee(), this.params.baseReserve);
       state.commit();
     } catch (e) {
       state.rollback();
       error = asChainError(e);
+      await this.charge(state, sourceAddress, fee(), 0n);
     }
-    return {
+    if (fee() > 0n) {
+      // Validators have accounts from the genesis; should a proposer have none, the fee creates it.
+      const leader = (await state.account(proposer)) ?? newAccount(proposer, 0n, DEFAULT_PRIVILEGE);
+      leader.balance = addInt64(leader.balance ?? 0n, fee(), `balance of ${proposer}`);
+      state.putAccount(leader);
+    }
+    const contractTxs = error ? [] : run.contractTxs;
+    const record: RawTransactionEnvStore = {
       transaction_env: tx.env(),
       error_code: error?.code,
-      error_desc: error?.message,
+      error_desc: error?.message ?? (run.created.length ? JSON.stringify(run.created) : undefined),
       ledger_seq: seq,
       close_time: closeTime,
       hash: tx.hash,
-      actual_fee: fee,
+      actual_fee: fee(),
+      contract_tx_hashes: contractTxs.map((r) => r.hash!),
     };
+    return [record, ...contractTxs];
+  }
+
+  /** Takes the fee from the source, keeping `reserve`; ChainError(100) when it cannot. */
+  private async charge(state: StateView, address: string, fee: bigint, reserve: bigint): Promise<void> {
+    const account = (await state.account(address))!;
+    const balance = account.balance ?? 0n;
+    if (balance - fee < reserve) {
+      throw new ChainError(ErrorCode.LOW_RESERVE, `balance ${balance} of ${address} cannot pay the fee ${fee} and keep the base reserve ${reserve}`);
+    }
+    account.balance = balance - fee;
+    state.putAccount(account);
   }
 
   /** Finishes a ledger: metadata hashes, the account tree root, the header and its hash. */

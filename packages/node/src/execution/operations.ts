@@ -10,6 +10,7 @@ import {
   utf8,
   type Account,
   type AccountPrivilege,
+  type Contract,
   type Operation,
   type OperationTypeThreshold,
   type Signer,
@@ -32,13 +33,28 @@ const fail = (code: ErrorCode, message: string): never => {
   throw new ChainError(code, message);
 };
 
+/**
+ * Where operations meet contracts: the executor's contract engine implements these; without them (fee
+ * estimates of plain transactions) an operation that needs a contract fails.
+ */
+export interface ContractHooks {
+  /** Address of a contract created without dest_address (compat.md §8). */
+  deriveContractAddress(): string;
+  /** Refuses code that cannot be deployed (152, 155, 156). */
+  validateContract(contract: Contract): void;
+  /** Runs `init` of a contract account just created; a failure fails the operation. */
+  contractCreated(address: string, initInput: string, initBalance: bigint): Promise<void>;
+  /** Runs `main` of a contract account just paid; resolves with what main returned. */
+  contractPaid(address: string, amount: bigint, input: string, operationSource: string): Promise<unknown>;
+}
+
 /** Applies one operation to the state; throws ChainError, and the caller rolls the transaction back. */
-export async function applyOperation(state: StateView, params: ChainParams, source: string, op: Operation): Promise<void> {
+export async function applyOperation(state: StateView, params: ChainParams, source: string, op: Operation, hooks?: ContractHooks): Promise<void> {
   switch (op.type) {
     case OperationType.CREATE_ACCOUNT:
-      return createAccount(state, params, source, op.create_account!);
+      return createAccount(state, params, source, op.create_account!, hooks);
     case OperationType.PAY_COIN:
-      return payCoin(state, params, source, op.pay_coin!);
+      return payCoin(state, params, source, op.pay_coin!, hooks);
     case OperationType.SET_METADATA:
       return setMetadata(state, source, op.set_metadata!);
     case OperationType.SET_PRIVILEGE:
@@ -69,8 +85,23 @@ async function debit(state: StateView, params: ChainParams, source: string, amou
   state.putAccount(account);
 }
 
-async function createAccount(state: StateView, params: ChainParams, source: string, body: NonNullable<Operation["create_account"]>): Promise<void> {
-  const dest = checkAddress(body.dest_address ?? "", "create_account.dest_address");
+function contractHooks(hooks: ContractHooks | undefined): ContractHooks {
+  return hooks ?? fail(ErrorCode.CONTRACT_INVALID, "contracts cannot run here");
+}
+
+async function createAccount(
+  state: StateView,
+  params: ChainParams,
+  source: string,
+  body: NonNullable<Operation["create_account"]>,
+  hooks: ContractHooks | undefined,
+): Promise<void> {
+  const contract = body.contract?.payload ? body.contract : undefined;
+  if (contract) contractHooks(hooks).validateContract(contract);
+  const dest = checkAddress(
+    body.dest_address || !contract ? (body.dest_address ?? "") : contractHooks(hooks).deriveContractAddress(),
+    "create_account.dest_address",
+  );
   if (dest === source) fail(ErrorCode.SOURCE_EQUALS_DESTINATION, "create_account.dest_address equals the source");
   if (await state.account(dest)) fail(ErrorCode.DESTINATION_EXISTS, `account ${dest} already exists`);
   const initBalance = body.init_balance ?? 0n;
@@ -88,14 +119,21 @@ async function createAccount(state: StateView, params: ChainParams, source: stri
     },
   };
   await debit(state, params, source, initBalance);
-  state.putAccount(newAccount(dest, initBalance, checkedPriv));
+  state.putAccount({ ...newAccount(dest, initBalance, checkedPriv), ...(contract && { contract: { type: contract.type, payload: contract.payload } }) });
   for (const kp of body.metadatas ?? []) {
     const key = checkMetadata(kp.key ?? "", kp.value ?? "");
     state.putMetadata(dest, key, { key, value: kp.value, version: 1n });
   }
+  if (contract) await contractHooks(hooks).contractCreated(dest, body.init_input ?? "", initBalance);
 }
 
-async function payCoin(state: StateView, params: ChainParams, source: string, body: NonNullable<Operation["pay_coin"]>): Promise<void> {
+async function payCoin(
+  state: StateView,
+  params: ChainParams,
+  source: string,
+  body: NonNullable<Operation["pay_coin"]>,
+  hooks: ContractHooks | undefined,
+): Promise<void> {
   const dest = checkAddress(body.dest_address ?? "", "pay_coin.dest_address");
   const amount = body.amount ?? 0n;
   if (amount < 0n) fail(ErrorCode.INVALID_PARAMETER, "pay_coin.amount must not be negative");
@@ -111,6 +149,7 @@ async function payCoin(state: StateView, params: ChainParams, source: string, bo
   }
   target.balance = addInt64(target.balance ?? 0n, amount, `balance of ${dest}`);
   state.putAccount(target);
+  if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, amount, body.input ?? "", source);
 }
 
 function checkMetadata(key: string, value: string): string {

@@ -1,6 +1,6 @@
 import { ChainError, ErrorCode, codecs, equalBytes, sha256, toHex, utf8, type LedgerHeader, type StoredLedger } from "@chainsim/protocol";
 import type { NodeConfig } from "../config.js";
-import { Executor, type ChainTip, type ExecutedLedger, type LedgerProposal } from "../execution/executor.js";
+import { Executor, type ChainTip, type ContractSupport, type ExecutedLedger, type LedgerProposal } from "../execution/executor.js";
 import type { SignatureChecker } from "../execution/authorization.js";
 import { DEFAULT_PRIVILEGE, newAccount } from "../execution/operations.js";
 import type { ChainParams } from "../execution/params.js";
@@ -44,13 +44,14 @@ export class LedgerManager {
     this.params = params;
   }
 
-  static async open(dbs: Databases, config: NodeConfig, signatures: SignatureChecker): Promise<LedgerManager> {
+  static async open(dbs: Databases, config: NodeConfig, signatures: SignatureChecker, contracts: ContractSupport): Promise<LedgerManager> {
     const accounts = new AccountStore(dbs.account);
     const ledgers = new LedgerStore(dbs.ledger);
     const params: ChainParams = { chainId: config.genesis.chain_id, gasPrice: config.genesis.gas_price, baseReserve: config.genesis.base_reserve };
     await checkChainIdentity(dbs, config);
     const tree = new AccountTree();
-    const executor = new Executor(accounts, tree, params, signatures, config.validators);
+    const ledgerHash = async (seq: bigint) => (await ledgers.ledger(seq))?.header?.hash;
+    const executor = new Executor(accounts, tree, params, signatures, config.validators, contracts, ledgerHash);
     const lastSeq = await ledgers.lastSeq();
     let tip: ChainTip;
     if (lastSeq === 0n) {
@@ -135,7 +136,7 @@ export class LedgerManager {
 
   private async store(executed: ExecutedLedger): Promise<void> {
       await this.ledgers.write({
-        ledger: stored(executed.header, executed.value, executed.included.map((tx) => tx.hash), this.validators, this.params),
+        ledger: stored(executed.header, executed.value, executed.records.map((r) => r.hash!), this.validators, this.params),
         records: executed.records,
         changes: executed.changes,
         txCount: executed.txCount,

@@ -1,5 +1,6 @@
 // A small in-process chain for unit tests: one temp data directory, the real LedgerManager and TxService,
 // ledgers closed on demand with strictly increasing close times. No timers, no HTTP.
+import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +36,8 @@ import { TxService } from "../../src/pool/tx-service.js";
 import { Databases } from "../../src/storage/databases.js";
 
 export const NETWORK = "unit";
+/** One contract runtime for every test chain (isolates are reused, like a node does). */
+export const TEST_CONTRACTS = { runtime: new JsRuntime(DEFAULT_CONTRACT_LIMITS), limits: DEFAULT_CONTRACT_LIMITS };
 /** 1,000,000 coins: plenty for every test. */
 export const GENESIS_BALANCE = 100_000_000_000_000n;
 export const GAS_PRICE = 100n;
@@ -159,7 +162,7 @@ export class TestChain {
     const dbs = await Databases.open(dir);
     try {
       const signatures = new SignatureChecker(new Ed25519Verifier());
-      return new TestChain(dir, config, dbs, await LedgerManager.open(dbs, config, signatures), signatures);
+      return new TestChain(dir, config, dbs, await LedgerManager.open(dbs, config, signatures, TEST_CONTRACTS), signatures);
     } catch (error) {
       await dbs.close();
       if (!options.dir) await rm(dir, { recursive: true, force: true });

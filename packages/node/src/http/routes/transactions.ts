@@ -14,6 +14,7 @@ import {
 } from "@chainsim/protocol";
 import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import type { NodeContext } from "../../context.js";
+import { queryContract } from "../../execution/contracts/query.js";
 import { simulateTransaction } from "../../execution/simulate.js";
 import { query, sendJson } from "../app.js";
 import { pendingJson, recordJson } from "../views.js";
@@ -149,18 +150,28 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
     });
   });
 
-  app.post("/callContract", async (req, _res) => {
+  app.post("/callContract", async (req, res) => {
     const body = req.body as Body;
     const address = body.contract_address === undefined || body.contract_address === "" ? undefined : String(body.contract_address);
+    const code = typeof body.code === "string" && body.code !== "" ? body.code : undefined;
     if (address !== undefined) {
       checkAddress(address, "contract_address", ErrorCode.INVALID_PARAMETER);
       const account = await ctx.ledgers.accounts.account(address);
       if (!account) throw new ChainError(ErrorCode.NOT_EXIST, `account ${address} does not exist`);
       if (!account.contract?.payload) throw new ChainError(ErrorCode.CONTRACT_INVALID, `account ${address} has no contract`);
-    } else if (!body.code) {
+    } else if (code === undefined) {
       throw new ChainError(ErrorCode.INVALID_PARAMETER, "give contract_address, or code with an empty contract_address");
     }
-    throw new ChainError(ErrorCode.CONTRACT_INVALID, "contract execution is not supported by this node version yet");
+    const optType = Number(toInt64(body.opt_type ?? 2, "opt_type"));
+    if (optType !== 2) throw new ChainError(ErrorCode.INVALID_PARAMETER, "opt_type 2 (query) is the only mode of callContract");
+    const source = body.source_address === undefined || body.source_address === "" ? "" : checkAddress(String(body.source_address), "source_address", ErrorCode.INVALID_PARAMETER);
+    const tip = ctx.ledgers.lastHeader;
+    const { error, result } = await queryContract(ctx.contracts, ctx.ledgers.stateView(), ctx.ledgers.params, {
+      seq: tip.seq! + 1n,
+      closeTime: (tip.close_time ?? 0n) + 1n,
+      ledgerHash: async (seq) => (await ctx.ledgers.ledgers.ledger(seq))?.header?.hash,
+    }, { contractAddress: address, code, input: typeof body.input === "string" ? body.input : "", source });
+    sendJson(res, { error_code: error?.code ?? 0, error_desc: error?.message ?? "", result });
   });
 }
 

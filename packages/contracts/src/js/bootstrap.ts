@@ -1,0 +1,71 @@
+// Evaluated INSIDE each fresh contract context from its source text: self-contained, no outside references.
+
+export interface BootstrapRefs {
+  call: { applySyncPromise(receiver: undefined, args: unknown[]): string };
+  crypto: { applySync(receiver: undefined, args: unknown[]): string };
+  log: { applySync(receiver: undefined, args: unknown[]): void };
+  exhausted: { applySync(receiver: undefined, args: unknown[]): void };
+}
+
+export interface BootstrapOptions {
+  budget: number;
+  builtinSteps: number;
+  costlyBuiltinSteps: Record<string, number>;
+  stepFunction: string;
+  env: unknown;
+  readOnly: boolean;
+}
+
+/**
+ * Removes every source of non-determinism and every way around step metering (contract-runtime.md §2),
+ * then installs the step counter and the Chain/Utils objects. Steps are counted here, in the isolate; the
+ * host learns the count at each built-in call (nested calls spend from the same budget) and at the end.
+ */
+export function bootstrap(global: any, refs: BootstrapRefs, options: BootstrapOptions, installUtils: Function, installChain: Function): void {
+  for (const name of ["Date", "Math", "WebAssembly", "Atomics", "SharedArrayBuffer", "WeakRef", "FinalizationRegistry", "Intl", "eval", "Function"]) {
+    delete global[name];
+  }
+  delete global.String.prototype.localeCompare;
+  // Code built at run time would escape the step metering: the function constructor is closed.
+  const closed = function () {
+    throw "Dynamic code is not allowed in contracts";
+  };
+  Object.defineProperty(Object.getPrototypeOf(function () {}), "constructor", { value: closed, writable: false, configurable: false });
+
+  let used = 0;
+  let budget = options.budget;
+  let dead = false;
+  const exhausted = (): never => {
+    if (!dead) refs.exhausted.applySync(undefined, []);
+    dead = true;
+    throw "Step exceeding limit";
+  };
+  const step = () => {
+    if (dead || ++used > budget) exhausted();
+  };
+  const charge = (extra = 0) => {
+    used += options.builtinSteps + extra;
+    if (dead || used > budget) exhausted();
+  };
+  const call = (name: string, args: unknown[]) => {
+    const spent = used;
+    used = 0;
+    const answer = JSON.parse(refs.call.applySyncPromise(undefined, [name, JSON.stringify(args), spent]));
+    budget = answer.budget;
+    if ("e" in answer) throw answer.e;
+    return answer.r;
+  };
+  const hidden = (name: string, value: unknown) => Object.defineProperty(global, name, { value, writable: false, configurable: false, enumerable: false });
+  hidden(options.stepFunction, step);
+  hidden(options.stepFunction + "_used", () => used);
+  installUtils(global, {
+    charge,
+    crypto: (name: string, argsJson: string) => {
+      const extra = options.costlyBuiltinSteps[name];
+      if (extra) charge(extra - options.builtinSteps);
+      return refs.crypto.applySync(undefined, [name, argsJson]);
+    },
+    log: (text: string) => refs.log.applySync(undefined, [text]),
+  });
+  installChain(global, { charge, call }, options.env, options.readOnly);
+}

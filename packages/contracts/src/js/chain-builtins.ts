@@ -1,0 +1,148 @@
+// Evaluated INSIDE the contract's isolate from its source text (`installChain.toString()`): it must stay
+// self-contained (no imports, no outside references). Argument rules and messages: contract-runtime.md §5.
+
+/** How Chain.* reaches the host: `charge` counts a built-in's steps, `call` runs a host operation. */
+export interface ChainBridge {
+  charge(): void;
+  /** Resolves the host operation; throws a plain string (catchable) when it fails. */
+  call(name: string, args: unknown[]): unknown;
+}
+
+export function installChain(global: any, bridge: ChainBridge, env: any, readOnly: boolean): void {
+  const INT64_MAX = 9223372036854775807n;
+  const isString = (v: unknown): v is string => typeof v === "string";
+  const bytes = (s: string) => {
+    let n = 0;
+    for (const ch of s) {
+      const c = ch.codePointAt(0)!;
+      n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    }
+    return n;
+  };
+  const canonicalInt64 = (v: unknown, min: bigint): boolean => {
+    if (!isString(v) || !/^(0|-?[1-9][0-9]*)$/.test(v)) return false;
+    const n = BigInt(v);
+    return n >= min && n <= INT64_MAX;
+  };
+  const stringify = (v: unknown) => (isString(v) ? v : typeof v === "object" ? JSON.stringify(v) : String(v));
+  /** A read built-in: bad arguments give false, never an exception. */
+  const read = (name: string, valid: (args: unknown[]) => boolean) =>
+    function (...args: unknown[]) {
+      bridge.charge();
+      return valid(args) ? bridge.call(name, args) : false;
+    };
+  /** A write built-in: bad arguments throw "<name>: parameter i …". */
+  const write = (name: string, check: (args: unknown[]) => void) =>
+    function (...args: unknown[]) {
+      bridge.charge();
+      check(args);
+      return bridge.call(name, args);
+    };
+  const fail = (name: string, message: string): never => {
+    throw `Chain.${name}: ${message}`;
+  };
+  const needStrings = (name: string, args: unknown[], from: number, to: number) => {
+    for (let i = from; i < to; i++) if (!isString(args[i])) fail(name, `parameter ${i} should be a string`);
+  };
+  const needCount = (name: string, args: unknown[], min: number, max: number) => {
+    if (args.length < min || args.length > max) fail(name, "Parameter number error");
+  };
+  const needAmount = (name: string, args: unknown[], i: number, min: bigint) => {
+    if (!canonicalInt64(args[i], min)) fail(name, `parameter ${i} should be a canonical int64 string ≥ ${min}`);
+  };
+  const assetKey = (v: any) => v !== null && typeof v === "object" && isString(v.issuer) && isString(v.code);
+  /** contractQuery / delegateQuery never throw: `{result}` or `{error: true}`. */
+  const query = (name: string) =>
+    function (address: unknown, input: unknown) {
+      bridge.charge();
+      if (!isString(address) || !isString(input)) return { error: true };
+      return bridge.call(name, [address, input]);
+    };
+
+  const chain: Record<string, unknown> = {
+    load: read("load", (a) => a.length === 1 && isString(a[0])),
+    getBlockHash: read("getBlockHash", (a) => typeof a[0] === "number" && Number.isInteger(a[0]) && a[0] >= 0 && a[0] < 1024),
+    getAccountMetadata: read("getAccountMetadata", (a) => isString(a[0]) && isString(a[1])),
+    getBalance: read("getBalance", (a) => isString(a[0])),
+    getAccountAsset: read("getAccountAsset", (a) => isString(a[0]) && assetKey(a[1])),
+    getAccountPrivilege: read("getAccountPrivilege", (a) => isString(a[0])),
+    getContractProperty: read("getContractProperty", (a) => isString(a[0])),
+    contractQuery: query("contractQuery"),
+    delegateQuery: query("delegateQuery"),
+    block: Object.freeze({ ...env.block }),
+    tx: Object.freeze({ ...env.tx }),
+    msg: Object.freeze({ ...env.msg, ...(env.msg.asset ? { asset: Object.freeze({ amount: env.msg.asset.amount, key: Object.freeze({ ...env.msg.asset.key }) }) } : {}) }),
+    thisAddress: env.thisAddress,
+  };
+  if (!readOnly) {
+    Object.assign(chain, {
+      store: write("store", (a) => {
+        if (a.length !== 2) throw "Parameter number error";
+        if (!isString(a[0]) || !isString(a[1])) throw "Storage operation parameter should be string";
+        if (a[0].length === 0) throw "Key is empty.";
+        const k = bytes(a[0]);
+        const v = bytes(a[1]);
+        if (k < 1 || k > 1024) throw `Length of the key should be between [1, 1024]. key=${a[0].slice(0, 32)}…, length=${k}`;
+        if (v > 262144) throw `Length of the value should be between [0, 262144]. key=${a[0].slice(0, 32)}…, length=${v}`;
+      }),
+      del: write("del", (a) => {
+        if (a.length !== 1) throw "Parameter number error";
+        if (!isString(a[0])) throw "Storage operation parameter should be string";
+        if (a[0].length === 0) throw "Key is empty.";
+      }),
+      tlog: write("tlog", (a) => {
+        needCount("tlog", a, 2, 6);
+        if (!isString(a[0]) || bytes(a[0]) < 1 || bytes(a[0]) > 128) fail("tlog", "parameter 0 should be a string of length (0, 128]");
+        for (let i = 1; i < a.length; i++) {
+          const t = typeof a[i];
+          if (t !== "string" && t !== "number" && t !== "boolean") fail("tlog", `parameter ${i} should be a string, number or boolean`);
+          const n = bytes(String(a[i]));
+          if (n < 1 || n > 1024) fail("tlog", `parameter ${i} should have a length in (0, 1024]`);
+        }
+      }),
+      payCoin: write("payCoin", (a) => {
+        needCount("payCoin", a, 2, 4);
+        needStrings("payCoin", a, 0, 1);
+        needAmount("payCoin", a, 1, 0n);
+        if (a.length > 2) a[2] = stringify(a[2]);
+        if (a.length > 3) a[3] = stringify(a[3]);
+      }),
+      issueAsset: write("issueAsset", (a) => {
+        needCount("issueAsset", a, 2, 2);
+        needStrings("issueAsset", a, 0, 1);
+        if ((a[0] as string).length < 1 || (a[0] as string).length > 64) fail("issueAsset", "parameter 0 should have 1 to 64 characters");
+        needAmount("issueAsset", a, 1, 1n);
+      }),
+      payAsset: write("payAsset", (a) => {
+        needCount("payAsset", a, 4, 6);
+        needStrings("payAsset", a, 0, 3);
+        if ((a[2] as string).length < 1 || (a[2] as string).length > 64) fail("payAsset", "parameter 2 should have 1 to 64 characters");
+        needAmount("payAsset", a, 3, 1n);
+        if (a.length > 4) a[4] = stringify(a[4]);
+        if (a.length > 5) a[5] = stringify(a[5]);
+      }),
+      delegateCall: write("delegateCall", (a) => {
+        needCount("delegateCall", a, 2, 2);
+        needStrings("delegateCall", a, 0, 2);
+      }),
+      contractCall: write("contractCall", (a) => {
+        needCount("contractCall", a, 4, 4);
+        needStrings("contractCall", a, 0, 1);
+        if (a[1] !== true && !assetKey(a[1])) fail("contractCall", "parameter 1 should be true (coin) or an asset key {issuer, code}");
+        needAmount("contractCall", a, 2, 0n);
+        needStrings("contractCall", a, 3, 4);
+      }),
+      contractCreate: write("contractCreate", (a) => {
+        needCount("contractCreate", a, 4, 4);
+        needAmount("contractCreate", a, 0, 0n);
+        if (a[1] !== 0) fail("contractCreate", "parameter 1 should be the Number 0 (JavaScript)");
+        needStrings("contractCreate", a, 2, 4);
+      }),
+    });
+  }
+  for (const key of Object.keys(chain)) {
+    const value = chain[key];
+    if (typeof value === "function") Object.defineProperty(value, "name", { value: key });
+  }
+  Object.defineProperty(global, "Chain", { value: Object.freeze(chain), writable: false, configurable: false, enumerable: false });
+}

@@ -1,0 +1,176 @@
+import ivm from "isolated-vm";
+import { BuiltinError, type ContractEnvironment, type ContractHost } from "../host.js";
+import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, truncateUtf8 } from "../failure.js";
+import type { ContractLimits } from "../limits.js";
+import { utilsCrypto } from "../utils-host.js";
+import { bootstrap } from "./bootstrap.js";
+import { installChain } from "./chain-builtins.js";
+import { ContractSourceError, STEP_FUNCTION, instrumentCached } from "./instrument.js";
+import { installUtils } from "./utils-builtins.js";
+
+export type EntryPoint = "init" | "main" | "query";
+
+/** Steps of one user transaction, shared by every contract it reaches. */
+export interface StepMeter {
+  used: number;
+  readonly limit: number;
+  exhausted: boolean;
+  /** A failure that fails the whole transaction whatever the contract does (a failed sub-transaction). */
+  fatal?: Error;
+}
+
+export interface ExecutionRequest {
+  code: string;
+  entry: EntryPoint;
+  input: string;
+  env: ContractEnvironment;
+  /** query: the write built-ins are absent. */
+  readOnly: boolean;
+  /** Nesting level, 0 for a contract reached by a user's operation. */
+  depth: number;
+  host: ContractHost;
+  meter: StepMeter;
+  /** performance.now() by which the user transaction must be done (the wall-clock guard). */
+  deadline: number;
+  log: (text: string) => void;
+}
+
+export interface ExecutionOutcome {
+  /** The entry point's return value, copied out of the isolate. */
+  value: unknown;
+  memoryUsage: number;
+  applyTimeUs: number;
+}
+
+const BOOTSTRAP_SOURCE = `(${bootstrap.toString()})(globalThis, { call: $0, crypto: $1, log: $2, exhausted: $3 }, JSON.parse($4), ${installUtils.toString()}, ${installChain.toString()})`;
+
+/**
+ * JavaScript contracts in isolated-vm. One isolate per nesting depth, reused across executions (a caller's
+ * isolate is blocked while its callee runs); every execution gets a fresh context, so contract globals never
+ * leak between runs. An isolate killed by its heap limit is replaced.
+ */
+export class JsRuntime {
+  private readonly isolates: (ivm.Isolate | undefined)[] = [];
+
+  constructor(private readonly limits: ContractLimits) {}
+
+  /** Checks code before deployment: parses and instruments it (152 / 155 on failure). */
+  validate(code: string): void {
+    this.instrument(code);
+  }
+
+  async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
+    const started = performance.now();
+    const code = this.instrument(request.code);
+    const isolate = this.isolate(request.depth);
+    const context = await isolate.createContext();
+    const refs = [
+      new ivm.Reference((name: string, argsJson: string, spent: number) => this.hostCall(request, name, argsJson, spent)),
+      new ivm.Reference(utilsCrypto),
+      new ivm.Reference((text: string) => request.log(String(text))),
+      new ivm.Reference(() => {
+        request.meter.exhausted = true;
+      }),
+    ];
+    try {
+      const options = {
+        budget: request.meter.limit - request.meter.used,
+        builtinSteps: this.limits.builtinSteps,
+        costlyBuiltinSteps: this.limits.costlyBuiltinSteps,
+        stepFunction: STEP_FUNCTION,
+        env: request.env,
+        readOnly: request.readOnly,
+      };
+      await context.evalClosure(BOOTSTRAP_SOURCE, [...refs, JSON.stringify(options)]);
+      const value = await this.run(isolate, context, code, request);
+      // A failed sub-transaction or the step limit fails the execution even when the contract caught it.
+      if (request.meter.fatal || request.meter.exhausted) throw new Error("failed inside a caught exception");
+      return { value, memoryUsage: isolate.isDisposed ? 0 : isolate.getHeapStatisticsSync().used_heap_size, applyTimeUs: Math.round((performance.now() - started) * 1000) };
+    } catch (error) {
+      throw this.failure(error, isolate, request);
+    } finally {
+      if (!isolate.isDisposed) {
+        try {
+          request.meter.used += context.evalSync(`${STEP_FUNCTION}_used()`) as number;
+        } catch {
+          // the context died with its isolate: its steps no longer matter, the execution failed
+        }
+        context.release();
+      }
+      refs.forEach((r) => r.release());
+    }
+  }
+
+  dispose(): void {
+    for (const isolate of this.isolates) if (isolate && !isolate.isDisposed) isolate.dispose();
+    this.isolates.length = 0;
+  }
+
+  private async run(isolate: ivm.Isolate, context: ivm.Context, code: string, request: ExecutionRequest): Promise<unknown> {
+    const script = await isolate.compileScript(code, { filename: "contract.js" }).catch((error: Error) => {
+      throw new ContractFailure(CONTRACT_SYNTAX_ERROR, truncateUtf8(String(error.message)));
+    });
+    const timeout = () => Math.max(1, Math.floor(request.deadline - performance.now()));
+    await script.run(context, { timeout: timeout() });
+    const entry = await context.global.get(request.entry, { reference: true });
+    if (entry.typeof !== "function") {
+      entry.release();
+      throw new ContractFailure(CONTRACT_EXECUTE_FAIL, `Lost of ${request.entry} function`);
+    }
+    try {
+      return await entry.apply(undefined, [request.input], { timeout: timeout(), result: { copy: true } });
+    } finally {
+      entry.release();
+    }
+  }
+
+  /** A built-in's host operation; always answers JSON `{r}` or `{e}` plus the remaining step budget. */
+  private async hostCall(request: ExecutionRequest, name: string, argsJson: string, spent: number): Promise<string> {
+    const meter = request.meter;
+    meter.used += spent;
+    let answer: { r?: unknown; e?: string };
+    try {
+      answer = { r: await request.host.call(name, JSON.parse(argsJson)) };
+    } catch (error) {
+      if (!(error instanceof BuiltinError)) meter.fatal ??= error as Error;
+      answer = { e: (error as Error).message };
+    }
+    return JSON.stringify({ ...answer, budget: meter.limit - meter.used });
+  }
+
+  /** Maps how an execution ended to a ContractFailure, or the fatal error of a failed sub-transaction. */
+  private failure(error: unknown, isolate: ivm.Isolate, request: ExecutionRequest): Error {
+    if (request.meter.fatal) return request.meter.fatal;
+    if (error instanceof ContractFailure) return error;
+    if (request.meter.exhausted) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Step exceeding limit");
+    if (isolate.isDisposed) {
+      this.isolates[request.depth] = undefined;
+      return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Memory exceeding limit");
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (/Script execution timed out/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Time expired");
+    if (/Maximum call stack size exceeded/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Stack exceeding limit");
+    const stack = error instanceof Error ? (error.stack ?? "") : "";
+    const line = /contract\.js:(\d+)/.exec(stack);
+    const exception = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return new ContractFailure(CONTRACT_EXECUTE_FAIL, truncateUtf8(exception), line ? Number(line[1]) : 0, truncateUtf8(stack, 2048));
+  }
+
+  private instrument(code: string): string {
+    try {
+      return instrumentCached(code, this.limits);
+    } catch (error) {
+      if (error instanceof ContractSourceError) throw new ContractFailure(error.code, truncateUtf8(error.message));
+      throw error;
+    }
+  }
+
+  private isolate(depth: number): ivm.Isolate {
+    let isolate = this.isolates[depth];
+    if (!isolate || isolate.isDisposed) {
+      isolate = new ivm.Isolate({ memoryLimit: this.limits.heapMiB });
+      this.isolates[depth] = isolate;
+    }
+    return isolate;
+  }
+}

@@ -1,0 +1,412 @@
+// Step metering by source rewriting (contract-runtime.md §2 "Decision, determinism"; compat.md §7-§8).
+import { expect } from "chai";
+import vm from "node:vm";
+import { DEFAULT_CONTRACT_LIMITS } from "../src/limits.js";
+import {
+  ContractSourceError,
+  STEP_FUNCTION,
+  clearInstrumentCache,
+  instrument,
+  instrumentCacheSize,
+  instrumentCached,
+} from "../src/js/instrument.js";
+
+const LIMITS = { codeBytes: DEFAULT_CONTRACT_LIMITS.codeBytes };
+
+interface Run {
+  /** Steps taken while evaluating the whole source (top-level code). */
+  topLevel: number;
+  /** Steps taken by `call`, and its result. */
+  steps: number;
+  result: unknown;
+}
+
+/** Instruments `source`, evaluates it in a fresh node:vm context with a counting step function, then evaluates `call` there. */
+function run(source: string, call?: string, maxSteps = Infinity): Run {
+  const counter = { n: 0 };
+  const context = vm.createContext({
+    [STEP_FUNCTION]: () => {
+      if (++counter.n > maxSteps) throw new Error("Step exceeding limit");
+    },
+  });
+  vm.runInContext(instrument(source, LIMITS), context, { filename: "contract.js" });
+  const topLevel = counter.n;
+  counter.n = 0;
+  const result = call === undefined ? undefined : vm.runInContext(call, context);
+  return { topLevel, steps: counter.n, result };
+}
+
+function steps(source: string, call: string): number {
+  return run(source, call).steps;
+}
+
+function refusal(source: string, limits = LIMITS): ContractSourceError {
+  try {
+    instrument(source, limits);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ContractSourceError);
+    return error as ContractSourceError;
+  }
+  expect.fail(`expected a refusal of: ${source}`);
+}
+
+describe("instrument: step metering", () => {
+  describe("function entries", () => {
+    it("a function called 3 times with a 10-iteration loop inside costs 3 + 30 steps", () => {
+      const src = `"use strict";
+function inner() { let s = 0; for (let i = 0; i < 10; i++) { s += i; } return s; }
+function main() { return inner() + inner() + inner(); }`;
+      expect(run(src, "main()")).to.deep.include({ steps: 1 + 3 + 30, result: 135 });
+      expect(steps(src, "inner()")).to.equal(11);
+    });
+
+    it("recursion of depth n costs n steps", () => {
+      const src = `function fact(n) { return n <= 1 ? 1 : n * fact(n - 1); }`;
+      expect(run(src, "fact(10)")).to.deep.include({ steps: 10, result: 3628800 });
+      expect(steps(src, "fact(1)")).to.equal(1);
+    });
+
+    it("function expressions, named function expressions and IIFEs", () => {
+      expect(steps(`var f = function () { return 1; };`, "f() + f()")).to.equal(2);
+      expect(steps(`var g = function h(n) { return n ? h(n - 1) : 0; };`, "g(4)")).to.equal(5);
+      expect(run(`var v = (function () { return 7; })();`).topLevel).to.equal(1);
+    });
+
+    it("expression-bodied arrows, also returning object literals, and curried arrows", () => {
+      expect(run(`var r = [1, 2, 3].map(x => x * 2);`, "r.join()")).to.deep.include({ topLevel: 3, result: "2,4,6" });
+      const objects = run(`var o = [1, 2, 3].map((x) => ({ v: x }));`, "JSON.stringify(o)");
+      expect(objects).to.deep.include({ topLevel: 3, result: '[{"v":1},{"v":2},{"v":3}]' });
+      expect(run(`var add = a => b => a + b;`, "add(1)(2)")).to.deep.include({ steps: 2, result: 3 });
+      expect(run(`var p = (a, b) => (a, b);`, "p(1, 2)")).to.deep.include({ steps: 1, result: 2 });
+      expect(run(`var q = x => x ? 1 : { a: 1 }.a;`, "q(0)")).to.deep.include({ steps: 1, result: 1 });
+    });
+
+    it("block-bodied arrows", () => {
+      expect(run(`var f = (n) => { let s = 0; while (n--) { s++; } return s; };`, "f(4)")).to.deep.include({ steps: 5, result: 4 });
+    });
+
+    it("object methods, getters and setters", () => {
+      const src = `var o = { v: 0, m() { return 1; }, get g() { return this.v; }, set g(x) { this.v = x; } };`;
+      expect(steps(src, "o.m()")).to.equal(1);
+      expect(steps(src, "o.g = 5; o.g")).to.equal(2);
+    });
+
+    it("class constructors, methods, static methods, accessors and private methods", () => {
+      const src = `class A {
+  #n;
+  constructor(n) { this.#n = n; }
+  #twice() { return this.#n * 2; }
+  get twice() { return this.#twice(); }
+  static make(n) { return new A(n); }
+}
+class B extends A { constructor() { super(3); } }`;
+      expect(run(src, "new A(1); new A(2).twice")).to.deep.include({ steps: 2 + 2, result: 4 });
+      expect(steps(src, "A.make(1)")).to.equal(2);
+      expect(steps(src, "new B()")).to.equal(2);
+      // A class without a constructor has no function body to meter: no step.
+      expect(steps(`class C {}`, "new C()")).to.equal(0);
+    });
+
+    it("static blocks run once at class definition, with a step", () => {
+      expect(run(`class S { static x; static { S.x = 1; } static /* c */ { S.x++; } }`, "S.x")).to.deep.include({ topLevel: 2, result: 2 });
+    });
+
+    it("parameter defaults and field initializers that call something pay a step; the rest do not", () => {
+      const src = `function one() { return 1; }
+function f(a = one(), b = 2, { c } = { c: 3 }) { return a + b + c; }
+class K { x = one(); y = []; z = () => 1; }`;
+      expect(run(src, "f()")).to.deep.include({ steps: 1 + 1 + 1, result: 6 });
+      expect(run(src, "f(5)")).to.deep.include({ steps: 1, result: 10 });
+      expect(steps(src, "new K()")).to.equal(2);
+      // Recursion through an initializer is metered, so a step limit stops it (not the stack).
+      expect(() => run(`class R { x = new R(); }`, "new R()", 100)).to.throw("Step exceeding limit");
+      expect(() => run(`function r(a = r()) {}`, "r()", 100)).to.throw("Step exceeding limit");
+      // Function names inferred from the binding survive.
+      expect(run(`class N { f = function () {}; }`, "new N().f.name").result).to.equal("f");
+    });
+  });
+
+  describe("loops", () => {
+    it("for-of over 5 items costs 5 steps", () => {
+      expect(run(`var s = 0; for (const x of [1, 2, 3, 4, 5]) { s += x; }`, "s")).to.deep.include({ topLevel: 5, result: 15 });
+    });
+
+    it("for, for-in, while", () => {
+      expect(run(`for (var i = 0; i < 10; i++) {}`).topLevel).to.equal(10);
+      expect(run(`var k = []; for (var p in { a: 1, b: 2, c: 3, d: 4 }) { k.push(p); }`).topLevel).to.equal(4);
+      expect(run(`var n = 7; while (n > 0) { n--; }`).topLevel).to.equal(7);
+      expect(run(`var n = 0; while (n > 0) { n--; }`).topLevel).to.equal(0);
+    });
+
+    it("do-while runs at least once", () => {
+      expect(run(`var n = 0; do { n++; } while (false);`, "n")).to.deep.include({ topLevel: 1, result: 1 });
+      expect(run(`var n = 0; do { n++; } while (n < 3);`, "n")).to.deep.include({ topLevel: 3, result: 3 });
+    });
+
+    it("single-statement bodies, with and without semicolons, and empty bodies", () => {
+      expect(run(`var s = 0; for (var i = 0; i < 4; i++) s += i;`, "s")).to.deep.include({ topLevel: 4, result: 6 });
+      expect(run(`var s = 0\nfor (var i = 0; i < 4; i++) s += i\ns *= 2`, "s")).to.deep.include({ topLevel: 4, result: 12 });
+      expect(run(`var s = 0; for (const x of [1, 2]) s += x`, "s")).to.deep.include({ topLevel: 2, result: 3 });
+      expect(run(`var s = ""; for (const k in { a: 1, b: 1 }) s += k;`, "s")).to.deep.include({ topLevel: 2, result: "ab" });
+      expect(run(`var n = 0; while (n < 5) n++;`, "n")).to.deep.include({ topLevel: 5, result: 5 });
+      expect(run(`var n = 0; do n++; while (n < 4)`, "n")).to.deep.include({ topLevel: 4, result: 4 });
+      expect(run(`var n = 0; do n++\nwhile (n < 2)`, "n")).to.deep.include({ topLevel: 2, result: 2 });
+      expect(run(`for (var i = 0; i < 6; i++);`, "i")).to.deep.include({ topLevel: 6, result: 6 });
+      expect(run(`var n = 3; while (n--) if (n) var m = n; else m = -1;`, "m")).to.deep.include({ topLevel: 3, result: -1 });
+      expect(run(`var f = []; for (let i = 0; i < 3; i++) f.push(() => i);`, "f.map(g => g()).join()")).to.deep.include({
+        topLevel: 3,
+        steps: 3,
+        result: "0,1,2",
+      });
+    });
+
+    it("nested loops multiply, also with single-statement bodies", () => {
+      expect(run(`var c = 0; for (var i = 0; i < 4; i++) { for (var j = 0; j < 5; j++) { c++; } }`).topLevel).to.equal(4 + 20);
+      expect(run(`var c = 0; for (var i = 0; i < 4; i++) for (var j = 0; j < 5; j++) c++;`, "c")).to.deep.include({ topLevel: 24, result: 20 });
+      expect(run(`var c = 0, i = 0; while (i++ < 3) for (const x of [1, 2]) while (c < 100) { c++; break; }`, "c")).to.deep.include({
+        topLevel: 3 + 6 + 6,
+        result: 6,
+      });
+    });
+
+    it("continue still pays for each iteration, labeled loops included", () => {
+      expect(run(`var n = 0; for (var i = 0; i < 10; i++) { if (i % 2) continue; n++; }`, "n")).to.deep.include({ topLevel: 10, result: 5 });
+      expect(run(`var i = 0; while (i < 6) { i++; continue; }`).topLevel).to.equal(6);
+      const labeled = `var n = 0;
+outer: for (var i = 0; i < 3; i++) {
+  inner: for (var j = 0; j < 4; j++) { if (j === 1) continue outer; n++; }
+}`;
+      expect(run(labeled, "n")).to.deep.include({ topLevel: 3 + 3 * 2, result: 3 });
+      expect(run(`var n = 0; a: for (var i = 0; i < 3; i++) b: for (var j = 0; j < 3; j++) { if (j) continue a; n++; }`).topLevel).to.equal(3 + 6);
+      expect(run(`var n = 0; l: while (n < 4) { n++; continue l; }`).topLevel).to.equal(4);
+    });
+
+    it("a step limit stops an endless loop", () => {
+      expect(() => run(`while (true) {}`, undefined, 1000)).to.throw("Step exceeding limit");
+      expect(() => run(`for (;;);`, undefined, 1000)).to.throw("Step exceeding limit");
+      expect(() => run(`function f() { f(); }`, "f()", 1000)).to.throw("Step exceeding limit");
+    });
+  });
+
+  describe("source fidelity", () => {
+    const SOURCE = `"use strict";
+const double = x => x * 2;
+function helper(list) {
+  let total = 0;
+  for (const item of list) total += double(item);
+  while (total > 1000) total -= 1;
+  throw new Error("boom " + total);
+}
+function main(input) { return helper(JSON.parse(input)); }
+`;
+
+    it("keeps line numbers: an error thrown on line 7 reports line 7", () => {
+      const out = instrument(SOURCE, LIMITS);
+      expect(out.split("\n")).to.have.length(SOURCE.split("\n").length);
+      expect(out).to.not.equal(SOURCE);
+      let stack = "";
+      try {
+        run(SOURCE, `main("[1, 2, 3]")`);
+      } catch (error) {
+        stack = (error as Error).stack ?? "";
+        expect((error as Error).message).to.equal("boom 12");
+      }
+      expect(stack).to.match(/contract\.js:7:/);
+      expect(stack).to.match(/contract\.js:9:/);
+    });
+
+    it("keeps directive prologues first, so strict mode stays effective", () => {
+      const program = `"use strict";\nfunction main() { for (const k of [1]) undeclared = k; return 1; }`;
+      expect(instrument(program, LIMITS).startsWith(`"use strict";`)).to.equal(true);
+      expect(() => run(program, "main()")).to.throw(/undeclared is not defined/);
+      // Without the directive the same code is sloppy and succeeds (the check above is meaningful).
+      expect(run(program.slice(`"use strict";`.length), "main()").result).to.equal(1);
+
+      const inFunction = `function main() {\n  'use strict'\n  // a comment\n  leak = 1;\n}`;
+      const out = instrument(inFunction, LIMITS);
+      expect(out).to.match(/^function main\(\) \{\n {2}'use strict';__chainsim_step\(\);/);
+      expect(() => run(inFunction, "main()")).to.throw(/leak is not defined/);
+      expect(() => run(`var f = () => { "use strict"; "other"; leak2 = 1; };`, "f()")).to.throw(/leak2 is not defined/);
+      expect(steps(`function g() { "use strict"; return 1; }`, "g()")).to.equal(1);
+    });
+
+    it("is deterministic: the same source instruments to the same string", () => {
+      expect(instrument(SOURCE, LIMITS)).to.equal(instrument(SOURCE, LIMITS));
+      expect(instrument(SOURCE, LIMITS)).to.equal(instrument(SOURCE, { codeBytes: 1 << 30 }));
+    });
+
+    it("instruments a full contract that still behaves the same", () => {
+      const contract = `"use strict";
+let state = {};
+function init(input) { state = JSON.parse(input); return "ok"; }
+function main(input) {
+  const args = JSON.parse(input);
+  let sum = 0;
+  for (let i = 0; i < args.n; i += 1) { sum += i; }
+  return String(sum);
+}
+function query(input) {
+  return Object.keys(state).filter((k) => k !== input).map((k) => k + "=" + state[k]).join(";");
+}
+`;
+      const context = vm.createContext({ [STEP_FUNCTION]: () => undefined });
+      vm.runInContext(instrument(contract, LIMITS), context);
+      expect(vm.runInContext(`init('{"a":1,"b":2,"c":3}')`, context)).to.equal("ok");
+      expect(vm.runInContext(`main('{"n":5}')`, context)).to.equal("10");
+      expect(vm.runInContext(`query("b")`, context)).to.equal("a=1;c=3");
+    });
+
+    it("handles non-ASCII text (positions are UTF-16 offsets)", () => {
+      expect(run(`var s = "ünïcødé 😀"; for (const c of "😀é") s += c;`, "s")).to.deep.include({ topLevel: 2, result: "ünïcødé 😀😀é" });
+    });
+  });
+
+  describe("refusals", () => {
+    it("a source that does not parse: 152 with line and column", () => {
+      const error = refusal(`"use strict";\nfunction main() {\n  var = 1;\n}`);
+      expect(error.code).to.equal(152);
+      expect(error.message).to.equal("SyntaxError: Unexpected token (3:6)");
+      expect([error.line, error.column]).to.deep.equal([3, 6]);
+      expect(refusal(`import x from "y";`).code).to.equal(152);
+      expect(refusal(`return 1;`).code).to.equal(152);
+      expect(refusal(`#!/usr/bin/env node\nfunction main() {}`).code).to.equal(152);
+    });
+
+    it("code over the size limit (UTF-8 bytes): 155", () => {
+      const limit = DEFAULT_CONTRACT_LIMITS.codeBytes;
+      const base = `"use strict";\nfunction main() { return "x"; }\n//`;
+      const exact = base + "a".repeat(limit - base.length);
+      expect(Buffer.byteLength(exact)).to.equal(256 * 1024);
+      expect(() => instrument(exact, LIMITS)).to.not.throw();
+      const error = refusal(exact + "a");
+      expect(error.code).to.equal(155);
+      expect(error.message).to.equal("Contract code is too large");
+      // Bytes, not characters: 2 characters of 2 bytes each exceed a 3-byte limit.
+      expect(refusal("'é'", { codeBytes: 3 }).code).to.equal(155);
+      expect(() => instrument("'é'", { codeBytes: 4 })).to.not.throw();
+      expect(refusal("this is not javascript", { codeBytes: 5 }).code).to.equal(155);
+    });
+
+    const cases: [string, string, RegExp, number][] = [
+      ["reserved identifier (call)", `function main() {\n  ${STEP_FUNCTION}();\n}`, /Reserved identifier __chainsim_step.*\(2:2\)/, 2],
+      ["reserved identifier (binding)", `var ${STEP_FUNCTION} = 1;`, /Reserved identifier __chainsim_step.*\(1:4\)/, 1],
+      ["reserved identifier (property key)", `var o = {\n ${STEP_FUNCTION}: 1 };`, /Reserved identifier.*\(2:1\)/, 2],
+      ["reserved identifier (member)", `this.${STEP_FUNCTION} = null;`, /Reserved identifier.*\(1:5\)/, 1],
+      ["reserved identifier (string key)", `var o = {}; o["${STEP_FUNCTION}"] = 1;`, /Reserved identifier.*string.*\(1:14\)/, 1],
+      ["reserved identifier (template)", `var k = \`${STEP_FUNCTION}\`;`, /Reserved identifier.*template/, 1],
+      ["reserved identifier (escaped)", `var \\u005f_chainsim_step = 1;`, /Reserved identifier.*\(1:4\)/, 1],
+      ["reserved identifier (prefix)", `${STEP_FUNCTION}_used();`, /Reserved identifier.*__chainsim_step_used/, 1],
+      ["reserved identifier (label)", `${STEP_FUNCTION}: for (;;) break ${STEP_FUNCTION};`, /Reserved identifier/, 1],
+      ["reserved identifier (private)", `class P { #${STEP_FUNCTION} = 1; }`, /Reserved identifier.*#__chainsim_step/, 1],
+      ["direct eval", `"use strict";\nfunction main(x) {\n  return eval(x);\n}`, /^Direct eval is not allowed.*\(3:9\)/, 3],
+      ["indirect eval", `var e = (0, eval);`, /^eval is not allowed.*\(1:12\)/, 1],
+      ["Function constructor (new)", `\nvar f = new Function("while(1);");`, /Function constructor is not allowed.*\(2:12\)/, 2],
+      ["Function constructor (call)", `var f = Function("return 1")();`, /Function constructor.*\(1:8\)/, 1],
+      ["Function (shorthand)", `var o = { Function };`, /Function constructor.*\(1:10\)/, 1],
+      ["with statement", `var o = {};\nwith (o) { x = 1; }`, /'with' statement is not allowed.*\(2:0\)/, 2],
+      ["import()", `function main() {\n  return import("x");\n}`, /import\(\) is not allowed.*\(2:9\)/, 2],
+      ["async function", `async function main() {}`, /Async function is not allowed in contracts: contracts are synchronous \(1:0\)/, 1],
+      ["async arrow", `var f = async () => 1;`, /Async function.*synchronous.*\(1:8\)/, 1],
+      ["async method", `var o = {\n  async m() { await 1; } };`, /Async method.*synchronous.*\(2:2\)/, 2],
+      ["await in an async function", `async function f() { for await (const x of []) {} }`, /Async function.*synchronous/, 1],
+      ["generator function", `function* gen() {\n  yield 1;\n}`, /Generator function is not allowed in contracts: contracts are synchronous \(1:0\)/, 1],
+      ["generator method", `class G {\n  *[Symbol.iterator]() { yield 1; }\n}`, /Generator method.*synchronous.*\(2:2\)/, 2],
+      ["async generator", `var g = async function* () {};`, /(Async|Generator) function.*synchronous/, 1],
+    ];
+    for (const [what, source, message, line] of cases) {
+      it(`refuses ${what} with 152, naming it and its line`, () => {
+        const error = refusal(source);
+        expect(error.code).to.equal(152);
+        expect(error.message).to.match(message);
+        expect(error.line).to.equal(line);
+      });
+    }
+
+    it("accepts the allowed look-alikes: property names, comments, other strings", () => {
+      const ok = [
+        `var o = { eval: 1, Function: 2 }; o.eval + o.Function;`,
+        `class X { eval() {} static Function() {} }`,
+        `// ${STEP_FUNCTION} in a comment\n/* eval(Function) */ var s = "eval Function with";`,
+        `var s = "prefix ${STEP_FUNCTION}";`,
+        `var o = { async: 1, get: 2, set: 3, static: 4 }; var await = 1; var yield = 2;`,
+      ];
+      for (const source of ok) expect(() => instrument(source, LIMITS), source).to.not.throw();
+    });
+
+    it("absurdly deep nesting is a 152, not a crash", () => {
+      const deep = "var x = " + "[".repeat(100_000) + "]".repeat(100_000) + ";";
+      expect(refusal(deep).code).to.equal(152);
+    });
+  });
+
+  describe("cache and performance", () => {
+    beforeEach(() => clearInstrumentCache());
+
+    it("instrumentCached returns the instrumented source, caches it, and still checks the size limit", () => {
+      const source = `function main() { for (;;) break; }`;
+      const first = instrumentCached(source, LIMITS);
+      expect(first).to.equal(instrument(source, LIMITS));
+      expect(instrumentCacheSize()).to.equal(1);
+      expect(instrumentCached(source, LIMITS)).to.equal(first);
+      expect(instrumentCacheSize()).to.equal(1);
+      try {
+        instrumentCached(source, { codeBytes: 10 });
+        expect.fail("expected 155");
+      } catch (error) {
+        expect((error as ContractSourceError).code).to.equal(155);
+      }
+      expect(() => instrumentCached(`eval("1")`, LIMITS)).to.throw(ContractSourceError);
+      expect(instrumentCacheSize()).to.equal(1);
+    });
+
+    it("keys on the exact string (lone surrogates do not collide)", () => {
+      const a = instrumentCached(`var s = "\ud800"; function f() {}`, LIMITS);
+      const b = instrumentCached(`var s = "\ud801"; function f() {}`, LIMITS);
+      expect(a).to.not.equal(b);
+      expect(instrumentCacheSize()).to.equal(2);
+    });
+
+    it("stays bounded", () => {
+      for (let i = 0; i < 300; i++) instrumentCached(`function f${i}() {}`, LIMITS);
+      expect(instrumentCacheSize()).to.be.at.most(256);
+    });
+
+    it("instruments a 100 KiB contract well under 100 ms", () => {
+      const parts = [`"use strict";`];
+      let i = 0;
+      while (parts.join("\n").length < 100 * 1024) {
+        parts.push(`function f${i}(list, n = 1) {
+  let total = 0;
+  for (let j = 0; j < list.length; j++) { total += list[j] * n; }
+  for (const x of list) if (x > 2) total -= 1;
+  const pick = list.filter((x) => x % 2 === 0).map(x => ({ v: x }));
+  while (total > 100) total = total / 2;
+  const o = { get v() { return total; }, m() { return pick.length; } };
+  return o.v + o.m();
+}`);
+        i++;
+      }
+      const source = parts.join("\n");
+      const time = (f: () => unknown) => {
+        const started = performance.now();
+        f();
+        return performance.now() - started;
+      };
+      const cold = time(() => instrument(source, LIMITS));
+      for (let k = 0; k < 3; k++) instrument(source, LIMITS); // warm-up (JIT)
+      const runs = Array.from({ length: 7 }, () => time(() => instrument(source, LIMITS))).sort((a, b) => a - b);
+      const ms = runs[3]!;
+      let out = "";
+      const miss = time(() => (out = instrumentCached(source, LIMITS)));
+      const hit = time(() => instrumentCached(source, LIMITS));
+      console.log(
+        `      ${(source.length / 1024).toFixed(0)} KiB, ${i} functions: first ${cold.toFixed(1)} ms, median ${ms.toFixed(1)} ms ` +
+          `(min ${runs[0]!.toFixed(1)}, max ${runs[6]!.toFixed(1)}); cached: miss ${miss.toFixed(1)} ms, hit ${hit.toFixed(2)} ms`,
+      );
+      expect(hit).to.be.lessThan(ms);
+      expect(out.length).to.be.greaterThan(source.length);
+      expect(run(source, `f0([1, 2, 3, 4])`).result).to.equal(8 + 2);
+      expect(ms).to.be.lessThan(1000);
+    });
+  });
+});

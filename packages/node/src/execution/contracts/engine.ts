@@ -1,0 +1,208 @@
+import {
+  BuiltinError,
+  ContractFailure,
+  JsRuntime,
+  type ContractEnvironment,
+  type ContractLimits,
+  type EntryPoint,
+  type StepMeter,
+} from "@chainsim/contracts";
+import {
+  ChainError,
+  ContractType,
+  ErrorCode,
+  codecs,
+  contractAddress,
+  sha256,
+  type Contract,
+  type Operation,
+  type RawTransactionEnvStore,
+  type Transaction,
+} from "@chainsim/protocol";
+import type { StateView } from "../../state/state-view.js";
+import { applyOperation, type ContractHooks } from "../operations.js";
+import type { ChainParams } from "../params.js";
+import { ChainHost } from "./chain-host.js";
+
+/** Where a contract runs: whose code, whose storage, what it sees, how deep. */
+export interface Frame {
+  /** The account whose metadata the contract reads and writes (`Chain.thisAddress`). */
+  address: string;
+  /** The account whose code runs (differs from `address` only in delegateCall / delegateQuery). */
+  codeAddress: string;
+  env: ContractEnvironment;
+  depth: number;
+  readOnly: boolean;
+}
+
+/** The user transaction a run belongs to, as contracts see it. */
+export interface UserTransaction {
+  hash: Uint8Array;
+  hashHex: string;
+  source: string;
+  nonce: bigint;
+  feeLimit: bigint;
+  gasPrice: bigint;
+  /** Gas of the signed transaction itself (bytes + contract creations). */
+  baseGas: bigint;
+}
+
+export interface LedgerPosition {
+  seq: bigint;
+  closeTime: bigint;
+  /** Hash of ledger `seq`, for Chain.getBlockHash; undefined when it does not exist. */
+  ledgerHash: (seq: bigint) => Promise<Uint8Array | undefined>;
+}
+
+/** A query's answer in callContract's `query_rets`. */
+export type QueryReturn = { result: { type: string; value: string | boolean } } | { error: { data: { exception: string; contract: string } } };
+
+/**
+ * Contract execution for one user transaction (or one callContract query): the steps and wall-clock budget
+ * all its contracts share, the sub-transactions they make (each write built-in is one, contract-runtime.md
+ * §4) with their gas, and the contracts it creates.
+ */
+export class ContractRun {
+  readonly meter: StepMeter;
+  readonly deadline: number;
+  /** Gas of the contract-made transactions, added to the user transaction's. */
+  extraGas = 0n;
+  readonly contractTxs: RawTransactionEnvStore[] = [];
+  readonly created: { contract_address: string; contract_evm_address: string; operation_index: number }[] = [];
+  readonly queryReturns: QueryReturn[] = [];
+  readonly logs: string[] = [];
+  /** Index of the user operation being applied (the trigger of contract-made transactions). */
+  operationIndex = 0;
+  memoryUsage = 0;
+
+  constructor(
+    readonly runtime: JsRuntime,
+    readonly limits: ContractLimits,
+    readonly state: StateView,
+    readonly params: ChainParams,
+    readonly ledger: LedgerPosition,
+    readonly tx: UserTransaction,
+  ) {
+    this.meter = { used: 0, limit: limits.steps, exhausted: false };
+    this.deadline = performance.now() + limits.timeMs;
+  }
+
+  /** Hooks for the user's operation `index` from `source`. */
+  operationHooks(index: number, source: string): ContractHooks {
+    this.operationIndex = index;
+    const identity = { initiator: this.tx.source, sender: source, nonce: Number(this.tx.nonce), operationIndex: index };
+    return this.hooks(source, this.tx.nonce, index, identity, 0, (address) => this.created.push({ contract_address: address, contract_evm_address: "", operation_index: index }));
+  }
+
+  /**
+   * Hooks for an operation from `source` (a user, or a contract in a sub-transaction): contracts it
+   * creates get their address from (source, nonce, index) and run `init`; contracts it pays run `main`
+   * with `identity` as `Chain.msg`. `result` receives what a paid contract's main returned.
+   */
+  hooks(
+    source: string,
+    nonce: bigint,
+    index: number,
+    identity: Omit<ContractEnvironment["msg"], "coinAmount" | "asset">,
+    depth: number,
+    onCreated: (address: string) => void,
+    result: { value?: unknown } = {},
+  ): ContractHooks {
+    return {
+      deriveContractAddress: () => contractAddress(source, nonce, index),
+      validateContract: (contract: Contract) => this.validate(contract),
+      contractCreated: async (address, initInput, initBalance) => {
+        onCreated(address);
+        await this.execute(this.frame(address, address, { ...identity, coinAmount: initBalance.toString() }, depth, false), "init", initInput);
+      },
+      contractPaid: async (address, amount, input) => {
+        result.value = await this.execute(this.frame(address, address, { ...identity, coinAmount: amount.toString() }, depth, false), "main", input);
+      },
+    };
+  }
+
+  frame(address: string, codeAddress: string, msg: ContractEnvironment["msg"], depth: number, readOnly: boolean): Frame {
+    const env: ContractEnvironment = {
+      thisAddress: address,
+      block: { timestamp: Number(this.ledger.closeTime), number: Number(this.ledger.seq) },
+      tx: {
+        initiator: this.tx.source,
+        sender: msg.sender,
+        gasPrice: this.tx.gasPrice.toString(),
+        hash: this.tx.hashHex,
+        feeLimit: this.tx.feeLimit.toString(),
+      },
+      msg,
+    };
+    return { address, codeAddress, env, depth, readOnly };
+  }
+
+  /** Runs `entry` of the frame's code; a failure becomes the ChainError the record shows. */
+  async execute(frame: Frame, entry: EntryPoint, input: string): Promise<unknown> {
+    if (frame.depth >= this.limits.maxDepth) throw new ChainError(ErrorCode.CONTRACT_TOO_MANY_RECURSION, "Too many recursion.");
+    const code = (await this.state.account(frame.codeAddress))?.contract?.payload;
+    if (!code) throw new BuiltinError(`The account(${frame.codeAddress}) has no contract.`);
+    try {
+      const outcome = await this.runtime.execute({
+        code,
+        entry,
+        input,
+        env: frame.env,
+        readOnly: frame.readOnly,
+        depth: frame.depth,
+        host: new ChainHost(this, frame),
+        meter: this.meter,
+        deadline: this.deadline,
+        log: (text) => this.logs.push(text),
+      });
+      this.memoryUsage = Math.max(this.memoryUsage, outcome.memoryUsage);
+      return outcome.value;
+    } catch (error) {
+      if (error instanceof ContractFailure) throw new ChainError(error.code, error.describe(frame.codeAddress));
+      throw error;
+    }
+  }
+
+  /**
+   * A contract-made transaction: one operation whose source is the contract `frame.address`. It bumps the
+   * contract's nonce, passes the normal operation checks, adds its size to the user's gas and is recorded
+   * with a trigger pointing at the user's transaction. Resolves with what a paid contract's main returned.
+   */
+  async subTransaction(frame: Frame, op: Operation, onCreated: (address: string) => void = () => {}): Promise<unknown> {
+    if (this.contractTxs.length >= this.limits.maxContractTxs) {
+      throw new ChainError(ErrorCode.CONTRACT_TOO_MANY_TRANSACTIONS, `a transaction may make at most ${this.limits.maxContractTxs} contract transactions`);
+    }
+    const account = await this.state.account(frame.address);
+    if (!account) throw new ChainError(ErrorCode.ACCOUNT_NOT_EXIST, `contract account ${frame.address} does not exist`);
+    account.nonce = (account.nonce ?? 0n) + 1n;
+    this.state.putAccount(account);
+    const transaction: Transaction = { source_address: frame.address, nonce: account.nonce, operations: [op] };
+    const blob = codecs.Transaction.encode(transaction);
+    const env = {
+      transaction: blob,
+      trigger: { transaction_type: 1, ledger_seq: this.ledger.seq, transaction: { hash: this.tx.hash, index: BigInt(this.operationIndex) } },
+    };
+    this.extraGas += BigInt(codecs.RawTransactionEnv.encode(env).length);
+    const fee = (this.tx.baseGas + this.extraGas) * this.tx.gasPrice;
+    if (fee > this.tx.feeLimit) {
+      throw new ChainError(ErrorCode.FEE_NOT_ENOUGH, `contract transactions raise the fee to ${fee}, above fee_limit ${this.tx.feeLimit}`);
+    }
+    this.contractTxs.push({ transaction_env: env, ledger_seq: this.ledger.seq, close_time: this.ledger.closeTime, hash: sha256(blob) });
+    const identity = { initiator: frame.address, sender: frame.address, nonce: Number(account.nonce), operationIndex: 0 };
+    const result: { value?: unknown } = {};
+    await applyOperation(this.state, this.params, frame.address, op, this.hooks(frame.address, account.nonce, 0, identity, frame.depth + 1, onCreated, result));
+    return result.value;
+  }
+
+  private validate(contract: Contract): void {
+    if ((contract.type ?? ContractType.JAVASCRIPT) !== ContractType.JAVASCRIPT) {
+      throw new ChainError(ErrorCode.CONTRACT_INVALID, `contract type ${contract.type} is not supported (JavaScript is type 0)`);
+    }
+    try {
+      this.runtime.validate(contract.payload ?? "");
+    } catch (error) {
+      if (error instanceof ContractFailure) throw new ChainError(error.code, error.exception);
+      throw error;
+    }
+  }
+}
