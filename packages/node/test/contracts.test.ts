@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { ErrorCode, OperationType, toHex, type Operation, type RawTransactionEnvStore } from "@chainsim/protocol";
 import { queryContract } from "../src/execution/contracts/query.js";
+import { ASSETS } from "../src/state/entries.js";
 import { TEST_CONTRACTS, TestChain, chainPerTest, makeKey, recordCode, type Key } from "./helpers/chain.js";
 
 const FEE = 200_000_000n; // a contract creation costs 1,000,000 gas × 100, plus its bytes
@@ -199,6 +200,42 @@ describe("JavaScript contracts", function () {
     const answer = await query(address, "");
     expect(answer.error?.code).to.equal(ErrorCode.CONTRACT_EXECUTE_FAIL);
     expect(answer.result.query_rets).to.deep.equal([{ error: { data: { exception: "nope", contract: address } } }]);
+  });
+
+  describe("assets", () => {
+    it("issues an asset, pays it to accounts and contracts, and shows it in getAccountAsset and assets_hash", async () => {
+      const holder = makeKey("asset-holder");
+      const vault = await deployed(`function main(input) { Chain.store("got", JSON.stringify([Chain.msg.asset, Chain.msg.coinAmount, input])); }`);
+      const mint = await deployed(`function main(input) {
+        Chain.issueAsset("GOLD", "1000");
+        Chain.payAsset("${holder.address}", Chain.thisAddress, "GOLD", "300");
+        Chain.contractCall("${vault}", { issuer: Chain.thisAddress, code: "GOLD" }, "200", "deposit");
+        Chain.store("left", Chain.getAccountAsset(Chain.thisAddress, { issuer: Chain.thisAddress, code: "GOLD" }));
+      }`);
+      const emptyHash = (await chain.account(mint))!.assets_hash;
+      const record = await invoke(user, mint, "");
+      expect(recordCode(record), record.error_desc).to.equal(0);
+      const key = { issuer: mint, code: "GOLD" };
+      const holding = async (address: string) => (await chain.ledgers.accounts.allEntries(ASSETS, address)).map((a) => [a.key, a.amount]);
+      expect(await holding(mint)).to.deep.equal([[key, 500n]]);
+      expect(await holding(holder.address)).to.deep.equal([[key, 300n]]);
+      expect(await holding(vault)).to.deep.equal([[key, 200n]]);
+      expect((await chain.metadata(mint, "left"))?.value).to.equal("500");
+      expect(JSON.parse((await chain.metadata(vault, "got"))!.value!)).to.deep.equal([{ amount: "200", key }, "0", "deposit"]);
+      expect((await chain.account(mint))!.assets_hash).to.not.deep.equal(emptyHash);
+    });
+
+    it("fails paying more of an asset than held, with the inner code, and rolls the issue back", async () => {
+      const mint = await deployed(`function main() { Chain.issueAsset("IOU", "5"); Chain.payAsset("${makeKey("asset-x").address}", Chain.thisAddress, "IOU", "6"); }`);
+      const record = await invoke(user, mint, "");
+      expect(recordCode(record)).to.equal(ErrorCode.LOW_RESERVE);
+      expect(await chain.ledgers.accounts.allEntries(ASSETS, mint)).to.deep.equal([]);
+    });
+
+    it("does not let users send asset operations themselves", async () => {
+      const tx = await chain.tx(user, [{ type: OperationType.ISSUE_ASSET, issue_asset: { code: "X", amount: 1n } }]);
+      expect(await chain.submit(tx)).to.equal(ErrorCode.INVALID_PARAMETER);
+    });
   });
 
   it("gives two chains fed the same contract transactions the same ledger hashes", async () => {

@@ -466,15 +466,15 @@ describe("execution", () => {
     it("fails only the transaction that hit it (code 1) and the chain goes on", async () => {
       const A = makeKey("poison-a");
       await chain.fund(A);
-      const original = StateView.prototype.putMetadata;
-      StateView.prototype.putMetadata = () => {
+      const original = StateView.prototype.putEntry;
+      StateView.prototype.putEntry = () => {
         throw new TypeError("simulated node bug");
       };
       let record;
       try {
         record = await chain.run(A, [op.setMetadata({ key: "k", value: "v" })]);
       } finally {
-        StateView.prototype.putMetadata = original;
+        StateView.prototype.putEntry = original;
       }
       expect(recordCode(record)).to.equal(ErrorCode.INTERNAL);
       expect(record!.error_desc).to.contain("simulated node bug");

@@ -8,6 +8,7 @@ import { StateView } from "../src/state/state-view.js";
 import { AccountStore } from "../src/storage/account-store.js";
 import { Databases } from "../src/storage/databases.js";
 import { makeKey } from "./helpers/chain.js";
+import { METADATA } from "../src/state/entries.js";
 
 const [A, B, C] = ["a", "b", "c"].map((n) => makeKey(n).address).sort();
 const account = (address: string, balance: bigint): Account => ({ address, balance });
@@ -57,7 +58,7 @@ describe("StateView", () => {
     const read = (await state.account(A))!;
     read.balance = 1n;
     expect((await state.account(A))!.balance).to.equal(50n);
-    state.putMetadata(A, "k", { key: "k", value: "v", version: 1n });
+    state.putEntry(METADATA, A, "k", { key: "k", value: "v", version: 1n });
     (await state.metadata(A, "k"))!.value = "changed";
     expect((await state.metadata(A, "k"))!.value).to.equal("v");
   });
@@ -65,7 +66,7 @@ describe("StateView", () => {
   it("commit folds a checkpoint's writes into the layer below", async () => {
     state.checkpoint();
     state.putAccount(account(A, 10n));
-    state.putMetadata(A, "m1", null);
+    state.putEntry(METADATA, A, "m1", null);
     state.commit();
     expect((await state.account(A))!.balance).to.equal(10n);
     expect(await state.metadata(A, "m1")).to.equal(undefined);
@@ -77,13 +78,13 @@ describe("StateView", () => {
     state.checkpoint();
     state.putAccount(account(A, 10n));
     state.putAccount(account(B, 5n));
-    state.putMetadata(A, "m3", { key: "m3", value: "three", version: 1n });
+    state.putEntry(METADATA, A, "m3", { key: "m3", value: "three", version: 1n });
     expect((await state.account(A))!.balance).to.equal(10n);
     state.rollback();
     expect((await state.account(A))!.balance).to.equal(90n);
     expect(await state.account(B)).to.equal(undefined);
     expect(await state.metadata(A, "m3")).to.equal(undefined);
-    expect(state.metadataTouched()).to.deep.equal([]);
+    expect(state.touched(METADATA)).to.deep.equal([]);
     expect(state.changes()).to.deep.equal({ accounts: [{ account: account(A, 90n) }] });
   });
 
@@ -101,29 +102,29 @@ describe("StateView", () => {
   });
 
   it("merges stored and pending metadata in key order, without deleted entries", async () => {
-    state.putMetadata(A, "m0", { key: "m0", value: "zero", version: 1n });
+    state.putEntry(METADATA, A, "m0", { key: "m0", value: "zero", version: 1n });
     state.checkpoint();
-    state.putMetadata(A, "m2", null);
-    state.putMetadata(A, "m1", { key: "m1", value: "uno", version: 2n });
-    expect((await state.allMetadata(A)).map((kp) => [kp.key, kp.value])).to.deep.equal([
+    state.putEntry(METADATA, A, "m2", null);
+    state.putEntry(METADATA, A, "m1", { key: "m1", value: "uno", version: 2n });
+    expect((await state.allEntries(METADATA, A)).map((kp) => [kp.key, kp.value])).to.deep.equal([
       ["m0", "zero"],
       ["m1", "uno"],
     ]);
     state.rollback();
-    expect((await state.allMetadata(A)).map((kp) => [kp.key, kp.value])).to.deep.equal([
+    expect((await state.allEntries(METADATA, A)).map((kp) => [kp.key, kp.value])).to.deep.equal([
       ["m0", "zero"],
       ["m1", "one"],
       ["m2", "two"],
     ]);
-    expect(state.metadataTouched()).to.deep.equal([A]);
+    expect(state.touched(METADATA)).to.deep.equal([A]);
   });
 
   it("lists changes by address, metadata by key", () => {
     state.putAccount(account(C, 3n));
     state.putAccount(account(A, 1n));
     state.putAccount(account(B, 2n));
-    state.putMetadata(B, "z", { key: "z", value: "1" });
-    state.putMetadata(B, "a", null);
+    state.putEntry(METADATA, B, "z", { key: "z", value: "1" });
+    state.putEntry(METADATA, B, "a", null);
     expect(state.changes()).to.deep.equal({
       accounts: [
         { account: account(A, 1n) },
@@ -144,6 +145,6 @@ describe("StateView", () => {
     expect(() => state.rollback()).to.throw(/no checkpoint/);
     state.checkpoint();
     expect(() => state.changes()).to.throw(/open checkpoints/);
-    expect(() => state.metadataTouched()).to.throw(/open checkpoints/);
+    expect(() => state.touched(METADATA)).to.throw(/open checkpoints/);
   });
 });

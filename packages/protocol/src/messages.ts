@@ -6,6 +6,8 @@ import { MessageCodec } from "./codec.js";
 export enum OperationType {
   UNKNOWN = 0,
   CREATE_ACCOUNT = 1,
+  ISSUE_ASSET = 2,
+  PAY_ASSET = 3,
   SET_METADATA = 4,
   SET_SIGNER_WEIGHT = 5,
   SET_THRESHOLD = 6,
@@ -28,6 +30,10 @@ export interface OperationTypeThreshold { type?: OperationType; threshold?: bigi
 export interface AccountThreshold { tx_threshold?: bigint; type_thresholds?: OperationTypeThreshold[] }
 export interface AccountPrivilege { master_weight?: bigint; signers?: Signer[]; thresholds?: AccountThreshold }
 export interface KeyPair { key?: string; value?: string; version?: bigint }
+export interface AssetKey { issuer?: string; code?: string; type?: number }
+export interface Asset { key?: AssetKey; amount?: bigint }
+export interface OperationIssueAsset { code?: string; amount?: bigint }
+export interface OperationPayAsset { dest_address?: string; asset?: Asset; input?: string; raw_dest_address?: Uint8Array }
 export interface Contract { type?: ContractType; payload?: string; version?: bigint }
 
 export interface OperationCreateAccount {
@@ -59,6 +65,8 @@ export interface Operation {
   source_address?: string;
   metadata?: Uint8Array;
   create_account?: OperationCreateAccount;
+  issue_asset?: OperationIssueAsset;
+  pay_asset?: OperationPayAsset;
   set_metadata?: OperationSetMetadata;
   set_signer_weight?: OperationSetSignerWeight;
   set_threshold?: OperationSetThreshold;
@@ -148,7 +156,8 @@ export interface ConsensusValue {
 }
 export interface Fees { base_reserve?: bigint; gas_price?: bigint }
 export interface MetadataChange { key?: string; value?: KeyPair; deleted?: boolean }
-export interface AccountChange { account?: Account; metadatas?: MetadataChange[] }
+export interface AssetChange { key?: AssetKey; value?: Asset; deleted?: boolean }
+export interface AccountChange { account?: Account; metadatas?: MetadataChange[]; assets?: AssetChange[] }
 export interface LedgerChanges { accounts?: AccountChange[] }
 export interface StoredLedger {
   header?: LedgerHeader;
@@ -168,6 +177,7 @@ export const codecs = {
   Account: new MessageCodec<Account>("protocol.Account"),
   AccountPrivilege: new MessageCodec<AccountPrivilege>("protocol.AccountPrivilege"),
   KeyPair: new MessageCodec<KeyPair>("protocol.KeyPair"),
+  Asset: new MessageCodec<Asset>("protocol.Asset"),
   WsMessage: new MessageCodec<WsMessage>("protocol.WsMessage"),
   RawTransactionEnv: new MessageCodec<RawTransactionEnv>("chainsim.RawTransactionEnv"),
   RawTransactionEnvStore: new MessageCodec<RawTransactionEnvStore>("chainsim.RawTransactionEnvStore"),

@@ -7,7 +7,6 @@ import {
   sha256,
   utf8,
   type ConsensusValue,
-  type KeyPair,
   type LedgerChanges,
   type LedgerHeader,
   type RawTransactionEnvStore,
@@ -22,6 +21,7 @@ import { checkState, checkStatic, gasOf } from "./checks.js";
 import { ContractRun } from "./contracts/engine.js";
 import { applyOperation, DEFAULT_PRIVILEGE, EMPTY_HASH, newAccount } from "./operations.js";
 import { LEDGER_VERSION, type ChainParams } from "./params.js";
+import { ASSETS, METADATA, type EntryKind } from "../state/entries.js";
 
 /** What a ledger is built from. `txs` are in ledger order; the value is derived from them. */
 export interface LedgerProposal {
@@ -192,9 +192,14 @@ export class Executor {
     state: StateView,
     ledger: { seq: bigint; previous?: LedgerHeader; value: ConsensusValue; txCount: bigint },
   ): Promise<{ header: LedgerHeader; changes: LedgerChanges; commitTree: () => void }> {
-    for (const address of state.metadataTouched()) {
+    for (const address of state.touched(METADATA)) {
       const account = (await state.account(address))!;
-      account.metadatas_hash = hashMetadata(await state.allMetadata(address));
+      account.metadatas_hash = hashEntries(METADATA, await state.allEntries(METADATA, address));
+      state.putAccount(account);
+    }
+    for (const address of state.touched(ASSETS)) {
+      const account = (await state.account(address))!;
+      account.assets_hash = hashEntries(ASSETS, await state.allEntries(ASSETS, address));
       state.putAccount(account);
     }
     const changes = state.changes();
@@ -227,8 +232,8 @@ function asChainError(error: unknown): ChainError {
   return new ChainError(ErrorCode.INTERNAL, `internal error: ${(error as Error)?.message ?? String(error)}`);
 }
 
-/** metadatas_hash: over the account's entries in key order. */
-function hashMetadata(entries: KeyPair[]): Uint8Array {
+/** metadatas_hash / assets_hash: over the account's entries of one kind, in key order. */
+function hashEntries<T extends object>(kind: EntryKind<T>, entries: T[]): Uint8Array {
   if (entries.length === 0) return EMPTY_HASH;
-  return sha256(concatBytes(...entries.map((kp) => sha256(codecs.KeyPair.encode(kp)))));
+  return sha256(concatBytes(...entries.map((entry) => sha256(kind.codec.encode(entry)))));
 }

@@ -10,6 +10,8 @@ import {
   utf8,
   type Account,
   type AccountPrivilege,
+  type Asset,
+  type AssetKey,
   type Contract,
   type Operation,
   type OperationTypeThreshold,
@@ -17,6 +19,7 @@ import {
 } from "@chainsim/protocol";
 import type { StateView } from "../state/state-view.js";
 import { LIMITS, type ChainParams } from "./params.js";
+import { ASSETS, METADATA, assetId } from "../state/entries.js";
 
 /** sha256 of nothing: the metadatas_hash / assets_hash of an account that has none. */
 export const EMPTY_HASH = sha256(new Uint8Array());
@@ -45,8 +48,11 @@ export interface ContractHooks {
   /** Runs `init` of a contract account just created; a failure fails the operation. */
   contractCreated(address: string, initInput: string, initBalance: bigint): Promise<void>;
   /** Runs `main` of a contract account just paid; resolves with what main returned. */
-  contractPaid(address: string, amount: bigint, input: string, operationSource: string): Promise<unknown>;
+  contractPaid(address: string, payment: Payment, input: string, operationSource: string): Promise<unknown>;
 }
+
+/** What a payment brought a contract: coins, or an asset (`Chain.msg.coinAmount` / `Chain.msg.asset`). */
+export type Payment = { coin: bigint } | { asset: Asset };
 
 /** Applies one operation to the state; throws ChainError, and the caller rolls the transaction back. */
 export async function applyOperation(state: StateView, params: ChainParams, source: string, op: Operation, hooks?: ContractHooks): Promise<void> {
@@ -55,6 +61,10 @@ export async function applyOperation(state: StateView, params: ChainParams, sour
       return createAccount(state, params, source, op.create_account!, hooks);
     case OperationType.PAY_COIN:
       return payCoin(state, params, source, op.pay_coin!, hooks);
+    case OperationType.ISSUE_ASSET:
+      return issueAsset(state, source, op.issue_asset!);
+    case OperationType.PAY_ASSET:
+      return payAsset(state, params, source, op.pay_asset!, hooks);
     case OperationType.SET_METADATA:
       return setMetadata(state, source, op.set_metadata!);
     case OperationType.SET_PRIVILEGE:
@@ -122,7 +132,7 @@ async function createAccount(
   state.putAccount({ ...newAccount(dest, initBalance, checkedPriv), ...(contract && { contract: { type: contract.type, payload: contract.payload } }) });
   for (const kp of body.metadatas ?? []) {
     const key = checkMetadata(kp.key ?? "", kp.value ?? "");
-    state.putMetadata(dest, key, { key, value: kp.value, version: 1n });
+    state.putEntry(METADATA, dest, key, { key, value: kp.value, version: 1n });
   }
   if (contract) await contractHooks(hooks).contractCreated(dest, body.init_input ?? "", initBalance);
 }
@@ -149,7 +159,60 @@ async function payCoin(
   }
   target.balance = addInt64(target.balance ?? 0n, amount, `balance of ${dest}`);
   state.putAccount(target);
-  if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, amount, body.input ?? "", source);
+  if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, { coin: amount }, body.input ?? "", source);
+}
+
+/** The account at `dest`, created (with no coins) when a payment reaches an address nobody holds yet. */
+async function payee(state: StateView, params: ChainParams, dest: string): Promise<Account> {
+  const account = await state.account(dest);
+  if (account) return account;
+  if (params.baseReserve > 0n) {
+    fail(ErrorCode.INIT_BALANCE_BELOW_RESERVE, `an asset payment cannot create ${dest}: it would hold no coins, below the base reserve ${params.baseReserve}`);
+  }
+  const created = newAccount(dest, 0n, DEFAULT_PRIVILEGE);
+  state.putAccount(created);
+  return created;
+}
+
+function checkAssetCode(code: string, what: string): string {
+  if (code.length < 1 || code.length > LIMITS.assetCodeChars) fail(ErrorCode.INVALID_PARAMETER, `${what} should have 1 to ${LIMITS.assetCodeChars} characters`);
+  return code;
+}
+
+/** Adds `delta` (may be negative) to `address`'s holding of `key`; a holding that reaches 0 is removed. */
+async function addAsset(state: StateView, address: string, key: AssetKey, delta: bigint): Promise<void> {
+  const id = assetId(key);
+  const held = (await state.entry(ASSETS, address, id))?.amount ?? 0n;
+  const amount = addInt64(held, delta, `asset ${key.code} of ${address}`);
+  if (amount < 0n) fail(ErrorCode.LOW_RESERVE, `${address} holds ${held} of asset ${key.code} (issuer ${key.issuer}), not ${-delta}`);
+  state.putEntry(ASSETS, address, id, amount === 0n ? null : { key: { issuer: key.issuer, code: key.code }, amount });
+}
+
+/** ISSUE_ASSET (from contracts only): the source creates `amount` of its own asset `code`. */
+async function issueAsset(state: StateView, source: string, body: NonNullable<Operation["issue_asset"]>): Promise<void> {
+  const code = checkAssetCode(body.code ?? "", "issue_asset.code");
+  if ((body.amount ?? 0n) <= 0n) fail(ErrorCode.INVALID_PARAMETER, "issue_asset.amount must be positive");
+  await requireAccount(state, source);
+  await addAsset(state, source, { issuer: source, code }, body.amount!);
+}
+
+/** PAY_ASSET (from contracts only): moves an asset; paying a contract runs its main. */
+async function payAsset(
+  state: StateView,
+  params: ChainParams,
+  source: string,
+  body: NonNullable<Operation["pay_asset"]>,
+  hooks: ContractHooks | undefined,
+): Promise<void> {
+  const dest = checkAddress(body.dest_address ?? "", "pay_asset.dest_address");
+  if (dest === source) fail(ErrorCode.SOURCE_EQUALS_DESTINATION, "pay_asset.dest_address equals the source");
+  const key = { issuer: checkAddress(body.asset?.key?.issuer ?? "", "pay_asset.asset.key.issuer"), code: checkAssetCode(body.asset?.key?.code ?? "", "pay_asset.asset.key.code") };
+  const amount = body.asset?.amount ?? 0n;
+  if (amount <= 0n) fail(ErrorCode.INVALID_PARAMETER, "pay_asset.asset.amount must be positive");
+  await addAsset(state, source, key, -amount);
+  const target = await payee(state, params, dest);
+  await addAsset(state, dest, key, amount);
+  if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, { asset: { key, amount } }, body.input ?? "", source);
 }
 
 function checkMetadata(key: string, value: string): string {
@@ -174,9 +237,9 @@ async function setMetadata(state: StateView, source: string, body: NonNullable<O
   }
   if (body.delete_flag) {
     if (!current) fail(ErrorCode.NOT_EXIST, `metadata ${key} does not exist`);
-    state.putMetadata(source, key, null);
+    state.putEntry(METADATA, source, key, null);
   } else {
-    state.putMetadata(source, key, { key, value: body.value, version: currentVersion + 1n });
+    state.putEntry(METADATA, source, key, { key, value: body.value, version: currentVersion + 1n });
   }
 }
 

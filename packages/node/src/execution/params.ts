@@ -17,6 +17,7 @@ export const LIMITS = {
   logDataBytes: 1024,
   logDatas: 5,
   maxSigners: 100,
+  assetCodeChars: 64,
   /** Weights are unsigned 32-bit in this family. */
   maxWeight: 2n ** 32n - 1n,
   /** Gas added for each contract creation or upgrade. */

@@ -3,6 +3,7 @@ import {
   codecs,
   toHex,
   type Account,
+  type Asset,
   type Json,
   type KeyPair,
   type LedgerHeader,
@@ -11,8 +12,15 @@ import {
 
 // The JSON shapes the API returns (node-api.md, compat.md §4). proto3 defaults are omitted.
 
+/** An account; a contract shows `{type, payload}` even for type 0, which proto3 would omit. */
 export function accountJson(account: Account): { [key: string]: Json } {
-  return codecs.Account.toJson(account);
+  const json = codecs.Account.toJson(account);
+  if (account.contract?.payload) json.contract = { type: account.contract.type ?? 0, payload: account.contract.payload };
+  return json;
+}
+
+export function assetJson(asset: Asset): { [key: string]: Json } {
+  return { key: { issuer: asset.key?.issuer ?? "", code: asset.key?.code ?? "" }, amount: asset.amount ?? 0n };
 }
 
 export function metadataJson(kp: KeyPair): { [key: string]: Json } {

@@ -1,13 +1,16 @@
-import type { Account, AccountChange, KeyPair, LedgerChanges } from "@chainsim/protocol";
+import type { Account, AccountChange, AssetChange, LedgerChanges, MetadataChange } from "@chainsim/protocol";
 import type { AccountStore } from "../storage/account-store.js";
+import { ASSETS, METADATA, type EntryKind } from "./entries.js";
 
 interface Layer {
   accounts: Map<string, Account>;
-  /** address → key → new value, or null for deleted. */
-  metadata: Map<string, Map<string, KeyPair | null>>;
+  /** `<kind prefix>/<address>` → entry key → new value, or null for deleted. */
+  entries: Map<string, Map<string, object | null>>;
 }
 
-const newLayer = (): Layer => ({ accounts: new Map(), metadata: new Map() });
+const newLayer = (): Layer => ({ accounts: new Map(), entries: new Map() });
+const slot = (kind: EntryKind<object>, address: string) => `${kind.prefix}/${address}`;
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The state as a ledger's execution sees it: the stored state plus the writes made so far, in nested
@@ -32,31 +35,30 @@ export class StateView {
     this.top().accounts.set(account.address!, account);
   }
 
-  async metadata(address: string, key: string): Promise<KeyPair | undefined> {
+  async entry<T extends object>(kind: EntryKind<T>, address: string, key: string): Promise<T | undefined> {
     for (let i = this.layers.length - 1; i >= 0; i--) {
-      const found = this.layers[i].metadata.get(address)?.get(key);
-      if (found !== undefined) return found === null ? undefined : { ...found };
+      const found = this.layers[i].entries.get(slot(kind, address))?.get(key);
+      if (found !== undefined) return found === null ? undefined : (structuredClone(found) as T);
     }
-    return this.store.metadata(address, key);
+    return this.store.entry(kind, address, key);
   }
 
-  /** Sets (or with null deletes) one metadata entry. */
-  putMetadata(address: string, key: string, value: KeyPair | null): void {
-    const top = this.top().metadata;
-    let entries = top.get(address);
-    if (!entries) top.set(address, (entries = new Map()));
-    entries.set(key, value);
+  /** Sets (or with null deletes) one entry. */
+  putEntry<T extends object>(kind: EntryKind<T>, address: string, key: string, value: T | null): void {
+    this.setIn(this.top(), slot(kind, address), key, value);
   }
 
-  /** All metadata of an account including pending writes, in key order. */
-  async allMetadata(address: string): Promise<KeyPair[]> {
-    const merged = new Map((await this.store.allMetadata(address)).map((kp) => [kp.key ?? "", kp as KeyPair | null]));
-    for (const layer of this.layers) for (const [k, v] of layer.metadata.get(address) ?? []) merged.set(k, v);
+  /** Every entry of one kind of an account including pending writes, in key order. */
+  async allEntries<T extends object>(kind: EntryKind<T>, address: string): Promise<T[]> {
+    const merged = new Map<string, object | null>((await this.store.allEntries(kind, address)).map((v) => [kind.keyOf(v), v]));
+    for (const layer of this.layers) for (const [k, v] of layer.entries.get(slot(kind, address)) ?? []) merged.set(k, v);
     return [...merged.entries()]
-      .filter((e): e is [string, KeyPair] => e[1] !== null)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .filter((e): e is [string, T] => e[1] !== null)
+      .sort(byKey)
       .map(([, v]) => v);
   }
+
+  metadata = (address: string, key: string) => this.entry(METADATA, address, key);
 
   checkpoint(): void {
     this.layers.push(newLayer());
@@ -66,27 +68,30 @@ export class StateView {
     const top = this.popLayer();
     const below = this.top();
     for (const [address, account] of top.accounts) below.accounts.set(address, account);
-    for (const [address, entries] of top.metadata) for (const [k, v] of entries) this.putMetadataIn(below, address, k, v);
+    for (const [s, entries] of top.entries) for (const [k, v] of entries) this.setIn(below, s, k, v);
   }
 
   rollback(): void {
     this.popLayer();
   }
 
-  /** Addresses whose metadata changed. */
-  metadataTouched(): string[] {
-    return [...this.base().metadata.keys()];
+  /** Addresses whose entries of `kind` changed. */
+  touched(kind: EntryKind<object>): string[] {
+    const prefix = `${kind.prefix}/`;
+    return [...this.base().entries.keys()].filter((s) => s.startsWith(prefix)).map((s) => s.slice(prefix.length));
   }
 
-  /** The writes of the whole view as the redo log stores them; deterministic order (by address). */
+  /** The writes of the whole view as the redo log stores them; deterministic order (by address, by key). */
   changes(): LedgerChanges {
     const base = this.base();
-    const addresses = [...base.accounts.keys()].sort();
-    const accounts: AccountChange[] = addresses.map((address) => {
-      const metadatas = [...(base.metadata.get(address) ?? [])]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, value]) => (value === null ? { key, deleted: true } : { key, value }));
-      return { account: base.accounts.get(address)!, ...(metadatas.length ? { metadatas } : {}) };
+    const sorted = (kind: EntryKind<object>, address: string) => [...(base.entries.get(slot(kind, address)) ?? [])].sort(byKey);
+    const accounts: AccountChange[] = [...base.accounts.keys()].sort().map((address) => {
+      const metadatas: MetadataChange[] = sorted(METADATA, address).map(([key, value]) => (value === null ? { key, deleted: true } : { key, value }));
+      const assets: AssetChange[] = sorted(ASSETS, address).map(([id, value]) => {
+        const [issuer, code] = id.split("\u0000");
+        return value === null ? { key: { issuer, code }, deleted: true } : { key: { issuer, code }, value };
+      });
+      return { account: base.accounts.get(address)!, ...(metadatas.length ? { metadatas } : {}), ...(assets.length ? { assets } : {}) };
     });
     return { accounts };
   }
@@ -105,9 +110,9 @@ export class StateView {
     return this.layers.pop()!;
   }
 
-  private putMetadataIn(layer: Layer, address: string, key: string, value: KeyPair | null): void {
-    let entries = layer.metadata.get(address);
-    if (!entries) layer.metadata.set(address, (entries = new Map()));
+  private setIn(layer: Layer, s: string, key: string, value: object | null): void {
+    let entries = layer.entries.get(s);
+    if (!entries) layer.entries.set(s, (entries = new Map()));
     entries.set(key, value);
   }
 }

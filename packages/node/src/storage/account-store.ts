@@ -1,17 +1,17 @@
-import { codecs, type Account, type KeyPair, type LedgerChanges } from "@chainsim/protocol";
+import { codecs, type Account, type LedgerChanges } from "@chainsim/protocol";
+import { ASSETS, METADATA, assetId, type EntryKind } from "../state/entries.js";
 import type { Db } from "./databases.js";
 
 const APPLIED_SEQ = "applied_seq";
-const METADATA_END = "\u0001";
 
 export function accountKey(address: string): string {
   return "a/" + address;
 }
-export function metadataKey(address: string, key: string): string {
-  return `m/${address}\u0000${key}`;
+export function entryKey(kind: EntryKind<object>, address: string, key: string): string {
+  return `${kind.prefix}/${address}\u0000${key}`;
 }
 
-/** account_db: the state after the last applied ledger. Accounts and metadata are stored apart. */
+/** account_db: the state after the last applied ledger. Accounts and their entries are stored apart. */
 export class AccountStore {
   constructor(private readonly db: Db) {}
 
@@ -20,16 +20,16 @@ export class AccountStore {
     return v && codecs.Account.decode(v);
   }
 
-  async metadata(address: string, key: string): Promise<KeyPair | undefined> {
-    const v = await this.db.get(metadataKey(address, key));
-    return v && codecs.KeyPair.decode(v);
+  async entry<T extends object>(kind: EntryKind<T>, address: string, key: string): Promise<T | undefined> {
+    const v = await this.db.get(entryKey(kind, address, key));
+    return v && kind.codec.decode(v);
   }
 
-  /** All metadata of an account in key order. */
-  async allMetadata(address: string): Promise<KeyPair[]> {
-    const out: KeyPair[] = [];
-    const prefix = `m/${address}\u0000`;
-    for await (const [, v] of this.db.iterator({ gte: prefix, lt: `m/${address}${METADATA_END}` })) out.push(codecs.KeyPair.decode(v));
+  /** Every entry of one kind of an account, in key order. */
+  async allEntries<T extends object>(kind: EntryKind<T>, address: string): Promise<T[]> {
+    const out: T[] = [];
+    const prefix = `${kind.prefix}/${address}\u0000`;
+    for await (const [, v] of this.db.iterator({ gte: prefix, lt: `${kind.prefix}/${address}\u0001` })) out.push(kind.codec.decode(v));
     return out;
   }
 
@@ -47,12 +47,17 @@ export class AccountStore {
   async apply(seq: bigint, changes: LedgerChanges): Promise<void> {
     const batch = this.db.batch();
     for (const change of changes.accounts ?? []) {
-      const account = change.account!;
-      batch.put(accountKey(account.address!), codecs.Account.encode(account));
+      const address = change.account!.address!;
+      batch.put(accountKey(address), codecs.Account.encode(change.account!));
       for (const m of change.metadatas ?? []) {
-        const key = metadataKey(account.address!, m.key ?? "");
+        const key = entryKey(METADATA, address, m.key ?? "");
         if (m.deleted) batch.del(key);
         else batch.put(key, codecs.KeyPair.encode(m.value!));
+      }
+      for (const a of change.assets ?? []) {
+        const key = entryKey(ASSETS, address, assetId(a.key ?? {}));
+        if (a.deleted) batch.del(key);
+        else batch.put(key, codecs.Asset.encode(a.value!));
       }
     }
     batch.put(APPLIED_SEQ, new TextEncoder().encode(seq.toString()));

@@ -34,6 +34,7 @@ import type { ExecutedLedger } from "../../src/execution/executor.js";
 import { LedgerManager } from "../../src/ledger/ledger-manager.js";
 import { TxService } from "../../src/pool/tx-service.js";
 import { Databases } from "../../src/storage/databases.js";
+import { METADATA } from "../../src/state/entries.js";
 
 export const NETWORK = "unit";
 /** One contract runtime for every test chain (isolates are reused, like a node does). */
@@ -232,7 +233,7 @@ export class TestChain {
   }
 
   metadata(address: string, key: string): Promise<KeyPair | undefined> {
-    return this.ledgers.accounts.metadata(address, key);
+    return this.ledgers.accounts.entry(METADATA, address, key);
   }
 
   record(tx: SignedTransaction): Promise<RawTransactionEnvStore | undefined> {

@@ -1,5 +1,6 @@
 import { BuiltinError, type ContractHost } from "@chainsim/contracts";
-import { ContractType, OperationType, codecs, isAddress, stringifyJson, toHex, utf8 } from "@chainsim/protocol";
+import { ContractType, OperationType, codecs, isAddress, stringifyJson, toHex, utf8, type Operation } from "@chainsim/protocol";
+import { ASSETS, assetId } from "../../state/entries.js";
 import type { ContractRun, Frame, QueryReturn } from "./engine.js";
 
 type Args = unknown[];
@@ -49,7 +50,11 @@ export class ChainHost implements ContractHost {
       const hash = seq >= 1n ? await this.run.ledger.ledgerHash(seq) : undefined;
       return hash ? toHex(hash) : false;
     },
-    getAccountAsset: async () => false,
+    getAccountAsset: async ([address, key]) => {
+      const { issuer, code } = key as { issuer: string; code: string };
+      const held = isAddress(address) ? await this.state.entry(ASSETS, address, assetId({ issuer, code })) : undefined;
+      return held ? (held.amount ?? 0n).toString() : false;
+    },
 
     store: ([key, value]) => this.write({ type: OperationType.SET_METADATA, set_metadata: { key: key as string, value: value as string } }),
     del: ([key]) => this.write({ type: OperationType.SET_METADATA, set_metadata: { key: key as string, delete_flag: true } }),
@@ -61,12 +66,13 @@ export class ChainHost implements ContractHost {
         pay_coin: { dest_address: dest as string, amount: BigInt(amount as string), input: (input as string | undefined) ?? "" },
       }),
     contractCall: async ([dest, asset, amount, input]) => {
-      if (asset !== true) throw new BuiltinError("Chain.contractCall: assets are not supported by this node version yet");
       const target = isAddress(dest) ? await this.state.account(dest) : undefined;
-      const value = await this.run.subTransaction(this.frame, {
-        type: OperationType.PAY_COIN,
-        pay_coin: { dest_address: dest as string, amount: BigInt(amount as string), input: input as string },
-      });
+      const value = await this.run.subTransaction(
+        this.frame,
+        asset === true
+          ? { type: OperationType.PAY_COIN, pay_coin: { dest_address: dest as string, amount: BigInt(amount as string), input: input as string } }
+          : payAssetOperation(dest as string, asset as { issuer: string; code: string }, amount as string, input as string),
+      );
       if (!target?.contract?.payload) return true;
       return crossable(value) ? value : false;
     },
@@ -97,12 +103,12 @@ export class ChainHost implements ContractHost {
         ...this.run.frame(address, address, { ...this.frame.env.msg, sender: this.frame.address, coinAmount: undefined, asset: undefined }, this.frame.depth + 1, true),
       })),
     delegateQuery: ([dest, input]) => this.query(dest, input, (address) => ({ ...this.frame, codeAddress: address, depth: this.frame.depth + 1, readOnly: true })),
-    issueAsset: async () => {
-      throw new BuiltinError("Chain.issueAsset: assets are not supported by this node version yet");
-    },
-    payAsset: async () => {
-      throw new BuiltinError("Chain.payAsset: assets are not supported by this node version yet");
-    },
+    issueAsset: ([code, amount]) => this.write({ type: OperationType.ISSUE_ASSET, issue_asset: { code: code as string, amount: BigInt(amount as string) } }),
+    payAsset: ([dest, issuer, code, amount, input, metadata]) =>
+      this.write({
+        ...payAssetOperation(dest as string, { issuer: issuer as string, code: code as string }, amount as string, (input as string | undefined) ?? ""),
+        ...(metadata !== undefined && { metadata: utf8(metadata as string) }),
+      }),
   };
 
   private write(op: Parameters<ContractRun["subTransaction"]>[1]): Promise<true> {
@@ -127,6 +133,10 @@ export class ChainHost implements ContractHost {
       return { error: true };
     }
   }
+}
+
+function payAssetOperation(dest: string, key: { issuer: string; code: string }, amount: string, input: string): Operation {
+  return { type: OperationType.PAY_ASSET, pay_asset: { dest_address: dest, asset: { key: { issuer: key.issuer, code: key.code }, amount: BigInt(amount) }, input } };
 }
 
 /** A query's value as callContract reports it: strings and booleans only (contract-runtime.md §1). */

@@ -115,8 +115,12 @@ export class ContractRun {
         onCreated(address);
         await this.execute(this.frame(address, address, { ...identity, coinAmount: initBalance.toString() }, depth, false), "init", initInput);
       },
-      contractPaid: async (address, amount, input) => {
-        result.value = await this.execute(this.frame(address, address, { ...identity, coinAmount: amount.toString() }, depth, false), "main", input);
+      contractPaid: async (address, payment, input) => {
+        const paid: Partial<ContractEnvironment["msg"]> =
+          "coin" in payment
+            ? { coinAmount: payment.coin.toString() }
+            : { coinAmount: "0", asset: { amount: payment.asset.amount!.toString(), key: { issuer: payment.asset.key!.issuer!, code: payment.asset.key!.code! } } };
+        result.value = await this.execute(this.frame(address, address, { ...identity, ...paid }, depth, false), "main", input);
       },
     };
   }

@@ -2,7 +2,8 @@ import type { Express } from "express";
 import { ChainError, ErrorCode, checkAddress } from "@chainsim/protocol";
 import type { NodeContext } from "../../context.js";
 import { query, sendJson } from "../app.js";
-import { accountJson, metadataJson } from "../views.js";
+import { accountJson, assetJson, metadataJson } from "../views.js";
+import { ASSETS, METADATA } from "../../state/entries.js";
 
 const notFound = (what: string) => ({ error_code: ErrorCode.NOT_EXIST, error_desc: `${what} does not exist`, result: null });
 
@@ -25,16 +26,17 @@ export function mountAccountRoutes(app: Express, ctx: NodeContext): void {
     const key = metadataKey(query(req, "key"));
     const account = await ctx.ledgers.accounts.account(addr);
     if (!account) return sendJson(res, notFound(`account ${addr}`));
-    const metadata = key === undefined ? await ctx.ledgers.accounts.allMetadata(addr) : [await ctx.ledgers.accounts.metadata(addr, key)];
+    const metadata = key === undefined ? await ctx.ledgers.accounts.allEntries(METADATA, addr) : [await ctx.ledgers.accounts.entry(METADATA, addr, key)];
     const entries = metadata.filter((kp) => kp !== undefined).map(metadataJson);
-    sendJson(res, { error_code: 0, result: { ...accountJson(account), assets: null, metadatas: entries.length ? entries : null } });
+    const assets = (await ctx.ledgers.accounts.allEntries(ASSETS, addr)).map(assetJson);
+    sendJson(res, { error_code: 0, result: { ...accountJson(account), assets: assets.length ? assets : null, metadatas: entries.length ? entries : null } });
   });
 
   app.get("/getAccountMetaData", async (req, res) => {
     const addr = address(query(req, "address"));
     const key = metadataKey(query(req, "key"));
     if (!(await ctx.ledgers.accounts.account(addr))) return sendJson(res, notFound(`account ${addr}`));
-    const metadata = key === undefined ? await ctx.ledgers.accounts.allMetadata(addr) : [await ctx.ledgers.accounts.metadata(addr, key)];
+    const metadata = key === undefined ? await ctx.ledgers.accounts.allEntries(METADATA, addr) : [await ctx.ledgers.accounts.entry(METADATA, addr, key)];
     const found = metadata.filter((kp) => kp !== undefined);
     if (found.length === 0) return sendJson(res, notFound(key === undefined ? `metadata of ${addr}` : `metadata ${key} of ${addr}`));
     sendJson(res, { error_code: 0, result: Object.fromEntries(found.map((kp) => [kp.key ?? "", metadataJson(kp)])) });
