@@ -123,6 +123,10 @@ export interface TransactionRecord {
   signatures: SignatureJson[];
   transaction: JsonObject;
   tx_size: Int;
+  /** Hashes of the transactions its contracts made (each readable by hash). */
+  contract_tx_hashes?: string[];
+  /** On a contract-made transaction: the user transaction and operation that caused it. */
+  trigger?: { transaction_type?: number; ledger_seq?: Int; transaction?: { hash?: string; index?: Int } };
 }
 
 export interface TransactionHistoryResult {
