@@ -42,7 +42,12 @@ export interface ExecutionOutcome {
   applyTimeUs: number;
 }
 
-const BOOTSTRAP_SOURCE = `(${bootstrap.toString()})(globalThis, { call: $0, crypto: $1, log: $2, exhausted: $3 }, JSON.parse($4), ${installUtils.toString()}, ${installChain.toString()})`;
+/** Evaluates to a function that prepares a fresh context; compiled once per isolate. */
+const BOOTSTRAP_SOURCE = `(function (call, crypto, log, exhausted, optionsJson) {
+  (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted }, JSON.parse(optionsJson), ${installUtils.toString()}, ${installChain.toString()});
+})`;
+/** Compiled contract scripts kept per isolate (instrumented source → script). */
+const SCRIPT_CACHE_SIZE = 256;
 
 /**
  * JavaScript contracts in isolated-vm. One isolate per nesting depth, reused across executions (a caller's
@@ -51,6 +56,8 @@ const BOOTSTRAP_SOURCE = `(${bootstrap.toString()})(globalThis, { call: $0, cryp
  */
 export class JsRuntime {
   private readonly isolates: (ivm.Isolate | undefined)[] = [];
+  /** Compiling costs more than running a typical contract, so scripts are compiled once per isolate. */
+  private readonly scripts = new WeakMap<ivm.Isolate, Map<string, ivm.Script>>();
 
   constructor(private readonly limits: ContractLimits) {}
 
@@ -81,7 +88,12 @@ export class JsRuntime {
         env: request.env,
         readOnly: request.readOnly,
       };
-      await context.evalClosure(BOOTSTRAP_SOURCE, [...refs, JSON.stringify(options)]);
+      const prepare = (await (await this.compile(isolate, BOOTSTRAP_SOURCE, "bootstrap.js")).run(context, { reference: true })) as ivm.Reference;
+      try {
+        await prepare.apply(undefined, [...refs, JSON.stringify(options)]);
+      } finally {
+        prepare.release();
+      }
       const value = await this.run(isolate, context, code, request);
       // A failed sub-transaction or the step limit fails the execution even when the contract caught it.
       if (request.meter.fatal || request.meter.exhausted) throw new Error("failed inside a caught exception");
@@ -107,7 +119,7 @@ export class JsRuntime {
   }
 
   private async run(isolate: ivm.Isolate, context: ivm.Context, code: string, request: ExecutionRequest): Promise<unknown> {
-    const script = await isolate.compileScript(code, { filename: "contract.js" }).catch((error: Error) => {
+    const script = await this.compile(isolate, code, "contract.js").catch((error: Error) => {
       throw new ContractFailure(CONTRACT_SYNTAX_ERROR, truncateUtf8(String(error.message)));
     });
     const timeout = () => Math.max(1, Math.floor(request.deadline - performance.now()));
@@ -154,6 +166,22 @@ export class JsRuntime {
     const line = /contract\.js:(\d+)/.exec(stack);
     const exception = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return new ContractFailure(CONTRACT_EXECUTE_FAIL, truncateUtf8(exception), line ? Number(line[1]) : 0, truncateUtf8(stack, 2048));
+  }
+
+  private async compile(isolate: ivm.Isolate, source: string, filename: string): Promise<ivm.Script> {
+    let cache = this.scripts.get(isolate);
+    if (!cache) this.scripts.set(isolate, (cache = new Map()));
+    let script = cache.get(source);
+    if (!script) {
+      script = await isolate.compileScript(source, { filename });
+      if (cache.size >= SCRIPT_CACHE_SIZE) {
+        const [oldest, old] = cache.entries().next().value!;
+        cache.delete(oldest);
+        old.release();
+      }
+      cache.set(source, script);
+    }
+    return script;
   }
 
   private instrument(code: string): string {
