@@ -1,21 +1,8 @@
 import { expect } from "chai";
-import { ErrorCode, OperationType, toHex, type Operation, type RawTransactionEnvStore } from "@chainsim/protocol";
-import { queryContract } from "../src/execution/contracts/query.js";
+import { ErrorCode, OperationType, toHex, type RawTransactionEnvStore } from "@chainsim/protocol";
 import { ASSETS } from "../src/state/entries.js";
-import { TEST_CONTRACTS, TestChain, chainPerTest, makeKey, recordCode, type Key } from "./helpers/chain.js";
-
-const FEE = 200_000_000n; // a contract creation costs 1,000,000 gas × 100, plus its bytes
-
-function deploy(code: string, initInput = "", initBalance = 0n): Operation {
-  return {
-    type: OperationType.CREATE_ACCOUNT,
-    create_account: { contract: { payload: code }, init_balance: initBalance, init_input: initInput, priv: { thresholds: { tx_threshold: 1n } } },
-  };
-}
-
-function call(dest: string, input: string, amount = 0n): Operation {
-  return { type: OperationType.PAY_COIN, pay_coin: { dest_address: dest, amount, input } };
-}
+import { TestChain, chainPerTest, makeKey, recordCode, type Key } from "./helpers/chain.js";
+import { CONTRACT_FEE as FEE, callOp as call, deployContract, deployOp as deploy, invokeContract, queryOn } from "./helpers/contracts.js";
 
 describe("JavaScript contracts", function () {
   this.timeout(20_000);
@@ -28,27 +15,16 @@ describe("JavaScript contracts", function () {
   });
 
   /** Deploys `code` (with an empty init added when it has none) from the user; returns the new contract's address. */
-  async function deployed(code: string, initInput = "", initBalance = 0n): Promise<string> {
-    const source = code.includes("function init") ? code : `${code}\nfunction init() {}`;
-    const record = await chain.run(user, [deploy(source, initInput, initBalance)], { fee_limit: FEE });
-    expect(recordCode(record), record.error_desc).to.equal(0);
-    const [created] = JSON.parse(record.error_desc!) as { contract_address: string; contract_evm_address: string; operation_index: number }[];
-    expect(created.contract_evm_address).to.equal("");
-    expect(created.operation_index).to.equal(0);
-    return created.contract_address;
+  function deployed(code: string, initInput = "", initBalance = 0n): Promise<string> {
+    return deployContract(chain, user, code, initInput, initBalance);
   }
 
-  async function invoke(from: Key, contract: string, input: string, amount = 0n): Promise<RawTransactionEnvStore> {
-    return chain.run(from, [call(contract, input, amount)], { fee_limit: FEE });
+  function invoke(from: Key, contract: string, input: string, amount = 0n): Promise<RawTransactionEnvStore> {
+    return invokeContract(chain, from, contract, input, amount);
   }
 
-  async function query(contract: string, input: string) {
-    const tip = chain.ledgers.lastHeader;
-    return queryContract(TEST_CONTRACTS, chain.ledgers.stateView(), chain.ledgers.params, {
-      seq: tip.seq! + 1n,
-      closeTime: (tip.close_time ?? 0n) + 1n,
-      ledgerHash: async (seq) => (await chain.ledgers.ledgers.ledger(seq))?.header?.hash,
-    }, { contractAddress: contract, input, source: user.address });
+  function query(contract: string, input: string) {
+    return queryOn(chain, contract, input, user.address);
   }
 
   const COUNTER = `"use strict";

@@ -96,7 +96,9 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
         for (let i = 1; i < a.length; i++) {
           const t = typeof a[i];
           if (t !== "string" && t !== "number" && t !== "boolean") fail("tlog", `parameter ${i} should be a string, number or boolean`);
-          const n = bytes(String(a[i]));
+          // Stringified here, as measured: JSON would carry NaN and ±Infinity to the host as null.
+          a[i] = String(a[i]);
+          const n = bytes(a[i] as string);
           if (n < 1 || n > 1024) fail("tlog", `parameter ${i} should have a length in (0, 1024]`);
         }
       }),
@@ -104,6 +106,7 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
         needCount("payCoin", a, 2, 4);
         needStrings("payCoin", a, 0, 1);
         needAmount("payCoin", a, 1, 0n);
+        if (a.length > 3 && a[2] === undefined) fail("payCoin", "parameter 2 (input) must be given with metadata; an empty string is allowed");
         if (a.length > 2) a[2] = stringify(a[2]);
         if (a.length > 3) a[3] = stringify(a[3]);
       }),
@@ -118,6 +121,7 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
         needStrings("payAsset", a, 0, 3);
         if ((a[2] as string).length < 1 || (a[2] as string).length > 64) fail("payAsset", "parameter 2 should have 1 to 64 characters");
         needAmount("payAsset", a, 3, 1n);
+        if (a.length > 5 && a[4] === undefined) fail("payAsset", "parameter 4 (input) must be given with metadata; an empty string is allowed");
         if (a.length > 4) a[4] = stringify(a[4]);
         if (a.length > 5) a[5] = stringify(a[5]);
       }),

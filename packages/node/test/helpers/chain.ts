@@ -1,6 +1,6 @@
 // A small in-process chain for unit tests: one temp data directory, the real LedgerManager and TxService,
 // ledgers closed on demand with strictly increasing close times. No timers, no HTTP.
-import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
+import { DEFAULT_CONTRACT_LIMITS, JsRuntime, type ContractLimits } from "@chainsim/contracts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,7 +30,7 @@ import {
 import { Ed25519Verifier, NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import { parseNodeConfig, type NodeConfig } from "../../src/config.js";
 import { SignatureChecker } from "../../src/execution/authorization.js";
-import type { ExecutedLedger } from "../../src/execution/executor.js";
+import type { ContractSupport, ExecutedLedger } from "../../src/execution/executor.js";
 import { LedgerManager } from "../../src/ledger/ledger-manager.js";
 import { TxService } from "../../src/pool/tx-service.js";
 import { Databases } from "../../src/storage/databases.js";
@@ -38,7 +38,7 @@ import { METADATA } from "../../src/state/entries.js";
 
 export const NETWORK = "unit";
 /** One contract runtime for every test chain (isolates are reused, like a node does). */
-export const TEST_CONTRACTS = { runtime: new JsRuntime(DEFAULT_CONTRACT_LIMITS), limits: DEFAULT_CONTRACT_LIMITS };
+export const TEST_CONTRACTS: ContractSupport = { runtime: new JsRuntime(DEFAULT_CONTRACT_LIMITS), limits: DEFAULT_CONTRACT_LIMITS };
 /** 1,000,000 coins: plenty for every test. */
 export const GENESIS_BALANCE = 100_000_000_000_000n;
 export const GAS_PRICE = 100n;
@@ -114,6 +114,11 @@ export interface ChainOptions {
   network?: string;
   /** Reuse a data directory (reopen); by default a new temp directory. */
   dir?: string;
+  /**
+   * Contract limits other than the defaults (merged into DEFAULT_CONTRACT_LIMITS): the chain then gets its
+   * own runtime, disposed at teardown. By default every chain shares TEST_CONTRACTS.
+   */
+  contractLimits?: Partial<ContractLimits>;
 }
 
 export class TestChain {
@@ -131,6 +136,8 @@ export class TestChain {
     readonly dbs: Databases,
     readonly ledgers: LedgerManager,
     readonly signatures: SignatureChecker,
+    /** The contract runtime and limits this chain executes with. */
+    readonly contracts: ContractSupport,
   ) {
     this.txs = new TxService(ledgers, signatures, () => this.now);
     this.closeTime = ledgers.lastHeader.close_time ?? 0n;
@@ -160,11 +167,14 @@ export class TestChain {
   static async create(options: ChainOptions = {}): Promise<TestChain> {
     const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "chainsim-node-test-")));
     const config = TestChain.config(dir, options);
+    const limits = options.contractLimits ? { ...DEFAULT_CONTRACT_LIMITS, ...options.contractLimits } : undefined;
+    const contracts = limits ? { runtime: new JsRuntime(limits), limits } : TEST_CONTRACTS;
     const dbs = await Databases.open(dir);
     try {
       const signatures = new SignatureChecker(new Ed25519Verifier());
-      return new TestChain(dir, config, dbs, await LedgerManager.open(dbs, config, signatures, TEST_CONTRACTS), signatures);
+      return new TestChain(dir, config, dbs, await LedgerManager.open(dbs, config, signatures, contracts), signatures, contracts);
     } catch (error) {
+      if (contracts !== TEST_CONTRACTS) contracts.runtime.dispose();
       await dbs.close();
       if (!options.dir) await rm(dir, { recursive: true, force: true });
       throw error;
@@ -173,11 +183,13 @@ export class TestChain {
 
   /** Closes the databases and opens the same directory again, as a restarted node would. */
   async reopen(options: ChainOptions = {}): Promise<TestChain> {
+    if (this.contracts !== TEST_CONTRACTS) this.contracts.runtime.dispose();
     await this.dbs.close();
     return TestChain.create({ ...options, dir: this.dir });
   }
 
   async teardown(): Promise<void> {
+    if (this.contracts !== TEST_CONTRACTS) this.contracts.runtime.dispose();
     if (this.dbs.account.status === "open") await this.dbs.close();
     await rm(this.dir, { recursive: true, force: true });
   }

@@ -73,6 +73,8 @@ export class ContractRun {
   readonly logs: string[] = [];
   /** Index of the user operation being applied (the trigger of contract-made transactions). */
   operationIndex = 0;
+  /** Source of the user operation being applied: `Chain.tx.sender`, fixed across nested calls (contract-runtime.md §3). */
+  operationSource: string;
   memoryUsage = 0;
 
   constructor(
@@ -85,11 +87,13 @@ export class ContractRun {
   ) {
     this.meter = { used: 0, limit: limits.steps, exhausted: false };
     this.deadline = performance.now() + limits.timeMs;
+    this.operationSource = tx.source;
   }
 
   /** Hooks for the user's operation `index` from `source`. */
   operationHooks(index: number, source: string): ContractHooks {
     this.operationIndex = index;
+    this.operationSource = source;
     const identity = { initiator: this.tx.source, sender: source, nonce: Number(this.tx.nonce), operationIndex: index };
     return this.hooks(source, this.tx.nonce, index, identity, 0, (address) => this.created.push({ contract_address: address, contract_evm_address: "", operation_index: index }));
   }
@@ -131,7 +135,7 @@ export class ContractRun {
       block: { timestamp: Number(this.ledger.closeTime), number: Number(this.ledger.seq) },
       tx: {
         initiator: this.tx.source,
-        sender: msg.sender,
+        sender: this.operationSource,
         gasPrice: this.tx.gasPrice.toString(),
         hash: this.tx.hashHex,
         feeLimit: this.tx.feeLimit.toString(),
