@@ -75,6 +75,20 @@ describe("e2e: JavaScript contracts over HTTP", function () {
     expect(sub.trigger).to.deep.include({ transaction_type: 1, transaction: { hash: voted.hash } });
   });
 
+  it("keeps the contract's owner and shows it with getAccount", async () => {
+    const json = {
+      source_address: genesis.address,
+      nonce: Number((await client.getAccountBase(genesis.address)).result?.nonce ?? 0) + 1,
+      fee_limit: 200_000_000,
+      gas_price: 100,
+      operations: [{ type: 1, create_account: { contract: { type: 0, payload: "function init() {}", owner: genesis.address }, priv: { thresholds: { tx_threshold: 1 } } } }],
+    };
+    const submitted = await client.submitTransaction([{ transaction_json: json, private_keys: [genesis.privateKey] }]);
+    const record = await waitForTransaction(client, submitted.results![0].hash);
+    const address = JSON.parse(record.error_desc)[0].contract_address as string;
+    expect(expectOk(await client.getAccount(address)).result.contract).to.deep.equal({ type: 0, payload: "function init() {}", owner: genesis.address });
+  });
+
   it("runs code given to callContract without an account, and reports a throwing query with 151", async () => {
     const byCode = await client.callContract({ contract_address: "", code: `function query(i) { return "echo:" + i; }`, input: "hi", opt_type: 2, source_address: "" } as never);
     expect((byCode.result as { query_rets: unknown[] }).query_rets).to.deep.equal([{ result: { type: "string", value: "echo:hi" } }]);

@@ -34,7 +34,7 @@ export interface AssetKey { issuer?: string; code?: string; type?: number }
 export interface Asset { key?: AssetKey; amount?: bigint }
 export interface OperationIssueAsset { code?: string; amount?: bigint }
 export interface OperationPayAsset { dest_address?: string; asset?: Asset; input?: string; raw_dest_address?: Uint8Array }
-export interface Contract { type?: ContractType; payload?: string; version?: bigint }
+export interface Contract { type?: ContractType; payload?: string; version?: bigint; owner?: string }
 
 export interface OperationCreateAccount {
   dest_address?: string;

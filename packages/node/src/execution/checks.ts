@@ -94,6 +94,7 @@ function checkOperationShape(op: Operation, i: number): void {
   if (op.create_account && (op.create_account.dest_address || !contract?.payload)) {
     checkAddress(op.create_account.dest_address ?? "", `operations[${i}].create_account.dest_address`);
   }
+  if (contract?.owner) checkAddress(contract.owner, `operations[${i}].create_account.contract.owner`);
   if (op.pay_coin) checkAddress(op.pay_coin.dest_address ?? "", `operations[${i}].pay_coin.dest_address`);
   const signers = [...(op.set_privilege?.signers ?? []), ...(op.set_signer_weight?.signers ?? []), ...(op.create_account?.priv?.signers ?? [])];
   signers.forEach((s, j) => checkAddress(s.address ?? "", `operations[${i}] signers[${j}].address`));

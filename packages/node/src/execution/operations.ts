@@ -129,7 +129,7 @@ async function createAccount(
     },
   };
   await debit(state, params, source, initBalance);
-  state.putAccount({ ...newAccount(dest, initBalance, checkedPriv), ...(contract && { contract: { type: contract.type, payload: contract.payload } }) });
+  state.putAccount({ ...newAccount(dest, initBalance, checkedPriv), ...(contract && { contract: { type: contract.type, payload: contract.payload, owner: contract.owner } }) });
   for (const kp of body.metadatas ?? []) {
     const key = checkMetadata(kp.key ?? "", kp.value ?? "");
     state.putEntry(METADATA, dest, key, { key, value: kp.value, version: 1n });

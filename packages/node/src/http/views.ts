@@ -15,7 +15,10 @@ import {
 /** An account; a contract shows `{type, payload}` even for type 0, which proto3 would omit. */
 export function accountJson(account: Account): { [key: string]: Json } {
   const json = codecs.Account.toJson(account);
-  if (account.contract?.payload) json.contract = { type: account.contract.type ?? 0, payload: account.contract.payload };
+  if (account.contract?.payload) {
+    const { type = 0, payload, owner } = account.contract;
+    json.contract = { type, payload, ...(owner && { owner }) };
+  }
   return json;
 }
 
