@@ -1,7 +1,11 @@
 import { expect } from "chai";
 import {
   Keypair,
+  commit,
   createContract,
+  proveRange,
+  randomBlinding,
+  signTally,
   expectOk,
   payCoin,
   sendTransaction,
@@ -95,6 +99,33 @@ describe("e2e: JavaScript contracts over HTTP", function () {
     const throwing = await client.callContract({ contract_address: "", code: `function query() { throw "bad"; }`, input: "", opt_type: 2, source_address: "" } as never);
     expect(throwing.error_code).to.equal(ErrorCode.CONTRACT_EXECUTE_FAIL);
     expect((throwing.result as { query_rets: { error: { data: { exception: string } } }[] }).query_rets[0].error.data.exception).to.equal("bad");
+  });
+
+  it("verifies Bulletproofs range proofs and Pedersen tallies made by the client's prover", async () => {
+    const code = `function init() {}
+      function query(input) {
+        const q = JSON.parse(input);
+        return q.tally ? Utils.pedersenTallyVerify(JSON.stringify(q.inputs), JSON.stringify(q.outputs), q.msg, q.sig) : Utils.bpRangeProofVerify(q.commit, q.proof);
+      }`;
+    const { hash } = await sendTransaction(client, { signers: [genesis], operations: [createContract(code)], feeLimit: 200_000_000n });
+    const address = JSON.parse((await waitForTransaction(client, hash)).error_desc)[0].contract_address as string;
+    const ask = async (input: unknown) => {
+      const answer = await client.callContract({ contract_address: address, input: JSON.stringify(input), opt_type: 2, source_address: "" } as never);
+      return (answer.result as { query_rets: { result: { value: unknown } }[] }).query_rets[0].result.value;
+    };
+    const blinding = randomBlinding();
+    const commitment = commit(42n, blinding);
+    const proof = proveRange(42n, blinding);
+    expect(await ask({ commit: commitment, proof })).to.equal(true);
+    const tampered = proof.slice(0, -2) + (proof.endsWith("00") ? "01" : "00");
+    expect(await ask({ commit: commitment, proof: tampered })).to.equal(false);
+    expect(await ask({ commit: commit(43n, blinding), proof })).to.equal(false);
+
+    const [r1, r2, r3] = [randomBlinding(), randomBlinding(), randomBlinding()];
+    const msg = "transfer 30 = 10 + 20, ref 00001"; // exactly 32 characters
+    const tally = { tally: true, inputs: [commit(30n, r1)], outputs: [commit(10n, r2), commit(20n, r3)], msg, sig: signTally([r1], [r2, r3], msg) };
+    expect(await ask(tally)).to.equal(true);
+    expect(await ask({ ...tally, outputs: [commit(10n, r2), commit(21n, r3)] })).to.equal(false);
   });
 
   it("fails a contract that throws with 151, keeps the coins with the sender, and charges the fee", async () => {
