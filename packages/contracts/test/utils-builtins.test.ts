@@ -4,7 +4,7 @@ import ivm from "isolated-vm";
 import { createHash } from "node:crypto";
 import { fromHex, signBlob, toHex, utf8 } from "@chainsim/protocol";
 import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
-import { KEY_VECTORS } from "@chainsim/protocol/testing";
+import { KEY_VECTORS, RANGE_VECTORS, TALLY_VECTOR } from "@chainsim/protocol/testing";
 import { installUtils } from "../src/js/utils-builtins.js";
 import { utilsCrypto } from "../src/utils-host.js";
 
@@ -555,39 +555,8 @@ describe("Utils built-ins (isolated-vm)", () => {
   });
 
   describe("commitments", () => {
-    // A vector of packages/protocol/test/commitments.test.ts (made by the client prover): value 1, blinding 0x22…22.
-    const RANGE = {
-      commitment: "02fe71826f89c3e14ca09648cc894a397628cfc596f11c7b2c65f6f2592a06021b",
-      proof:
-        "02f39aed0c80763b8102e45f0d357fd45cb1e015ccb377ce427ae4a8b247a44e6103118b06c858cc1415f373b8e7dc21" +
-        "7ff9d74dcce0577345a828c3737ec5fbf39002c9d881ee7333879c4728d5e6e1d622d8b1cc2462066d44badcefd0fe4b" +
-        "800e3f02adb3d26d6bedbfccc24f7134780ef67fce78ee02bc3c8489d81bd953f794d93d1616a95dbbb41d9adef3fe52" +
-        "a90f7f2532fcb25b936c4abc9cb635be12348b082f945608033216daf0c54c4192f9d2d4000e2eda61421ff66e9a18bc" +
-        "e042418b427d6ebb00279fbebfdd111e71f7194b734c40281fa8c7ea5850ca110fcb89de0210e59ce7baea4a9d93d80a" +
-        "d08200ed78e399c42b8f8ae99acfacb48167f9396a02f60877688b43b6758d644db9df231fe76537aa50c4803e52538b" +
-        "b61bc944a011036143b5ffed9e939bd55c4536cacd89f50b65083f7e5a888d51b3d8345ee9e843024e330ebcb0c0d42e" +
-        "74acd3f25310ebdf65baca2aff5f0ef7f134a30ed9dfc813034b0c7c2beae04757d11ee457dc29c9aab44e85b9deebea" +
-        "dda3469a8a6fc9be2f0367dbb19b26ecc4b5386f72a38ecc04de0c5460439a3c1bfcbc46c4684fe9ee0d026032f99a6f" +
-        "784534da3b275bc7c3824a9e6c51a7398212e1ab102c9b8f90243203e4ced556396fafd20937576ecec16186ce8f25a0" +
-        "4da375bae1c98a2d02e2be6602fbc1333fed554ff6197c3e6be7af9bf536eac0065d2b4943bcd0a6fa5f8d83e803dabd" +
-        "7a97b2fd2356f62b4fedc570256d35fdd1decb77adda75266874d934bffc02ef39a5f87186e0d9cbe29151212ba3395e" +
-        "0ee576a166bd5190a27bcdef5d9f4f0225926020ef6dff717c2fed81e7778b15675c1c47cd65e184e3a0e19688dfdb91" +
-        "e2b06414ab63b80c3ec62c0b4d4d4bb68476158c688cf8c173d7c4dc188bf56a1f657b96424524bcd5bb619d2bbfc3fd" +
-        "3d06d30d9a13271627f1de7fec9b8045",
-    };
-    // Same file: 30 + 12 → 40 + 2.
-    const TALLY = {
-      inputs: [
-        "025a639a6535fc0436ff74a59c2595dbf3a00a66df71951f4ca31953a3eb4b69ec",
-        "0211c8327c125578a9aebc474ce1aa1b7e97a6485f9bc31c5cf54c6508bb1feebc",
-      ],
-      outputs: [
-        "02fe36cefcb55939265d311076a29d6346bed905da0b27c1ab485ba649df7e2fb7",
-        "0312b2c005ab437fc171d30fd9724b67b081084c6e2390a004be0819a2872109f3",
-      ],
-      msg: "b649bd965a5126984cc785cbeb1ef053",
-      sig: "02ac36674ee99df72d321837c7e9f26fe5efa51821948278bea063203de88ec5ac" + "fcf279cc5e115536ed586c842f889feaab419aa8f24884af16b1600f5346d1aa",
-    };
+    const RANGE = RANGE_VECTORS[1];
+    const TALLY = TALLY_VECTOR;
     const flip = (hex: string, at: number) => hex.slice(0, at) + (hex[at] === "0" ? "1" : "0") + hex.slice(at + 1);
     const tally = (inputs: string, outputs: string, msg = js(TALLY.msg), sig = js(TALLY.sig)) =>
       `Utils.pedersenTallyVerify(${inputs}, ${outputs}, ${msg}, ${sig})`;

@@ -50,6 +50,15 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
   const needAmount = (name: string, args: unknown[], i: number, min: bigint) => {
     if (!canonicalInt64(args[i], min)) fail(name, `parameter ${i} should be a canonical int64 string ≥ ${min}`);
   };
+  const needAssetCode = (name: string, args: unknown[], i: number) => {
+    if ((args[i] as string).length < 1 || (args[i] as string).length > 64) fail(name, `parameter ${i} should have 1 to 64 characters`);
+  };
+  /** Optional input at `i` and metadata at `i + 1`, both stringified; metadata needs input (node-api.md). */
+  const optionalInputAndMetadata = (name: string, args: unknown[], i: number) => {
+    if (args.length > i + 1 && args[i] === undefined) fail(name, `parameter ${i} (input) must be given with metadata; an empty string is allowed`);
+    if (args.length > i) args[i] = stringify(args[i]);
+    if (args.length > i + 1) args[i + 1] = stringify(args[i + 1]);
+  };
   const assetKey = (v: any) => v !== null && typeof v === "object" && isString(v.issuer) && isString(v.code);
   /** contractQuery / delegateQuery never throw: `{result}` or `{error: true}`. */
   const query = (name: string) =>
@@ -106,24 +115,20 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
         needCount("payCoin", a, 2, 4);
         needStrings("payCoin", a, 0, 1);
         needAmount("payCoin", a, 1, 0n);
-        if (a.length > 3 && a[2] === undefined) fail("payCoin", "parameter 2 (input) must be given with metadata; an empty string is allowed");
-        if (a.length > 2) a[2] = stringify(a[2]);
-        if (a.length > 3) a[3] = stringify(a[3]);
+        optionalInputAndMetadata("payCoin", a, 2);
       }),
       issueAsset: write("issueAsset", (a) => {
         needCount("issueAsset", a, 2, 2);
         needStrings("issueAsset", a, 0, 1);
-        if ((a[0] as string).length < 1 || (a[0] as string).length > 64) fail("issueAsset", "parameter 0 should have 1 to 64 characters");
+        needAssetCode("issueAsset", a, 0);
         needAmount("issueAsset", a, 1, 1n);
       }),
       payAsset: write("payAsset", (a) => {
         needCount("payAsset", a, 4, 6);
         needStrings("payAsset", a, 0, 3);
-        if ((a[2] as string).length < 1 || (a[2] as string).length > 64) fail("payAsset", "parameter 2 should have 1 to 64 characters");
+        needAssetCode("payAsset", a, 2);
         needAmount("payAsset", a, 3, 1n);
-        if (a.length > 5 && a[4] === undefined) fail("payAsset", "parameter 4 (input) must be given with metadata; an empty string is allowed");
-        if (a.length > 4) a[4] = stringify(a[4]);
-        if (a.length > 5) a[5] = stringify(a[5]);
+        optionalInputAndMetadata("payAsset", a, 4);
       }),
       delegateCall: write("delegateCall", (a) => {
         needCount("delegateCall", a, 2, 2);

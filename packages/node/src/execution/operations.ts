@@ -149,29 +149,23 @@ async function payCoin(
   if (amount < 0n) fail(ErrorCode.INVALID_PARAMETER, "pay_coin.amount must not be negative");
   if (dest === source) fail(ErrorCode.SOURCE_EQUALS_DESTINATION, "pay_coin.dest_address equals the source");
   await debit(state, params, source, amount);
-  const target = await state.account(dest);
-  if (!target) {
-    if (amount < params.baseReserve) {
-      fail(ErrorCode.INIT_BALANCE_BELOW_RESERVE, `paying ${amount} cannot create ${dest}: below the base reserve ${params.baseReserve}`);
-    }
-    state.putAccount(newAccount(dest, amount, DEFAULT_PRIVILEGE));
-    return;
-  }
+  const target = await payee(state, params, dest, amount);
   target.balance = addInt64(target.balance ?? 0n, amount, `balance of ${dest}`);
   state.putAccount(target);
   if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, { coin: amount }, body.input ?? "", source);
 }
 
-/** The account at `dest`, created (with no coins) when a payment reaches an address nobody holds yet. */
-async function payee(state: StateView, params: ChainParams, dest: string): Promise<Account> {
+/**
+ * The account at `dest`. A payment to an address nobody holds yet creates it (its own key controls it) if
+ * the `coins` it brings reach the base reserve.
+ */
+async function payee(state: StateView, params: ChainParams, dest: string, coins: bigint): Promise<Account> {
   const account = await state.account(dest);
   if (account) return account;
-  if (params.baseReserve > 0n) {
-    fail(ErrorCode.INIT_BALANCE_BELOW_RESERVE, `an asset payment cannot create ${dest}: it would hold no coins, below the base reserve ${params.baseReserve}`);
+  if (coins < params.baseReserve) {
+    fail(ErrorCode.INIT_BALANCE_BELOW_RESERVE, `a payment of ${coins} coins cannot create ${dest}: below the base reserve ${params.baseReserve}`);
   }
-  const created = newAccount(dest, 0n, DEFAULT_PRIVILEGE);
-  state.putAccount(created);
-  return created;
+  return newAccount(dest, 0n, DEFAULT_PRIVILEGE);
 }
 
 function checkAssetCode(code: string, what: string): string {
@@ -210,7 +204,8 @@ async function payAsset(
   const amount = body.asset?.amount ?? 0n;
   if (amount <= 0n) fail(ErrorCode.INVALID_PARAMETER, "pay_asset.asset.amount must be positive");
   await addAsset(state, source, key, -amount);
-  const target = await payee(state, params, dest);
+  const target = await payee(state, params, dest, 0n);
+  state.putAccount(target);
   await addAsset(state, dest, key, amount);
   if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, { asset: { key, amount } }, body.input ?? "", source);
 }

@@ -5,6 +5,8 @@ import { fromHex, toHex } from "../bytes.js";
 import { addressFromPublicKey, encodePrivateKey, encodePublicKey } from "../keys.js";
 import { signBlob, type Ed25519Signer } from "../signing.js";
 
+export * from "./commitment-vectors.js";
+
 export const KEY_VECTORS = [
   {
     seed: "00".repeat(32),
