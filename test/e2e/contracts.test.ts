@@ -128,6 +128,60 @@ describe("e2e: JavaScript contracts over HTTP", function () {
     expect(await ask({ ...tally, outputs: [commit(10n, r2), commit(21n, r3)] })).to.equal(false);
   });
 
+  it("runs every Chain and Utils built-in in a real validator, checked through the HTTP API", async () => {
+    const helper = `function init() {} function main(input) { Chain.store("called", input + ":" + Chain.msg.coinAmount); return "helper:" + input; }
+      function query(input) { return "q:" + input; }`;
+    const made = await sendTransaction(client, { signers: [genesis], operations: [createContract(helper)], feeLimit: 200_000_000n });
+    const helperAddress = JSON.parse((await waitForTransaction(client, made.hash)).error_desc)[0].contract_address as string;
+    const friend = Keypair.generate();
+    const everything = `function init() {}
+      function main(input) {
+        const r = {};
+        Chain.store("k", "v"); r.load = Chain.load("k"); Chain.store("gone", "x"); Chain.del("gone"); r.deleted = Chain.load("gone");
+        r.tlog = Chain.tlog("topic", "a", 1, true);
+        r.blockHash = typeof Chain.getBlockHash(0) === "string";
+        r.metadata = Chain.getAccountMetadata(Chain.thisAddress, "k");
+        r.balance = Chain.getBalance(Chain.thisAddress);
+        r.privilege = JSON.parse(Chain.getAccountPrivilege(Chain.thisAddress)).thresholds.tx_threshold;
+        r.property = Chain.getContractProperty("${helperAddress}").type;
+        r.payCoin = Chain.payCoin("${friend.address}", "10", "", "memo");
+        r.issue = Chain.issueAsset("PTS", "100");
+        r.payAsset = Chain.payAsset("${friend.address}", Chain.thisAddress, "PTS", "40");
+        r.asset = Chain.getAccountAsset("${friend.address}", { issuer: Chain.thisAddress, code: "PTS" });
+        r.call = Chain.contractCall("${helperAddress}", true, "3", "hi");
+        r.query = Chain.contractQuery("${helperAddress}", "x");
+        r.delegateQuery = Chain.delegateQuery("${helperAddress}", "y");
+        r.delegateCall = Chain.delegateCall("${helperAddress}", "z");
+        r.created = Utils.addressCheck(Chain.contractCreate("0", 0, "function init() {}", ""));
+        r.values = [Chain.block.number > 1, Chain.tx.initiator === Chain.msg.sender, Chain.thisAddress.length > 0, Chain.msg.nonce > 0];
+        r.utils = [Utils.int64Add("1", "2"), Utils.int64Sub("5", "7"), Utils.int64Mul("3", "4"), Utils.int64Div("9", "2"), Utils.int64Mod("9", "2"),
+          Utils.int64Compare("2", "1"), Utils.stoI64Check("42"), Utils.assert(true), Utils.sha256("61", 0), Utils.toBaseUnit("1.5"),
+          Utils.addressCheck(Chain.thisAddress), Utils.toAddress("${genesis.publicKey}") === "${genesis.address}",
+          Utils.ecVerify("00", "${genesis.publicKey}", "61", 1), Utils.HexToDec("ff"), Utils.hexToDec("0x10"),
+          Utils.bpRangeProofVerify("00", "00"), Utils.pedersenTallyVerify("[]", "[]", "m", "s"), Utils.log("log line")];
+        Chain.store("report", JSON.stringify(r));
+      }`;
+    const deployed = await sendTransaction(client, { signers: [genesis], operations: [createContract(everything, { initBalance: 1_000n })], feeLimit: 300_000_000n });
+    const address = JSON.parse((await waitForTransaction(client, deployed.hash)).error_desc)[0].contract_address as string;
+    const ran = await sendTransaction(client, { signers: [genesis], operations: [payCoin(address, 0n, { input: "go" })], feeLimit: 300_000_000n });
+    const record = await waitForTransaction(client, ran.hash);
+    expect(record.error_code, record.error_desc).to.equal(0);
+    const meta = expectOk(await client.getAccountMetaData(address, "report")).result as Record<string, { value: string }>;
+    expect(JSON.parse(meta.report.value)).to.deep.equal({
+      load: "v", deleted: false, tlog: true, blockHash: true, metadata: "v", balance: "1000", privilege: 1, property: 0,
+      payCoin: true, issue: true, payAsset: true, asset: "40", call: "helper:hi", query: { result: "q:x" }, delegateQuery: { result: "q:y" },
+      delegateCall: "helper:z", created: true, values: [true, true, true, true],
+      utils: ["3", "-2", "12", "4", "1", 1, true, true, "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb", "150000000",
+        true, true, false, "255", "16", false, false, null],
+    });
+    const friendAccount = expectOk(await client.getAccount(friend.address)).result;
+    expect(friendAccount.balance).to.equal(10);
+    expect(friendAccount.assets).to.deep.equal([{ key: { issuer: address, code: "PTS" }, amount: 40 }]);
+    expect((expectOk(await client.getAccountMetaData(helperAddress, "called")).result as Record<string, { value: string }>).called.value).to.equal("hi:3");
+    // delegateCall ran the helper's main against this contract's storage
+    expect((expectOk(await client.getAccountMetaData(address, "called")).result as Record<string, { value: string }>).called.value).to.equal("z:0");
+  });
+
   it("fails a contract that throws with 151, keeps the coins with the sender, and charges the fee", async () => {
     const code = `function init() {} function main(input) { Utils.assert(input === "yes", "say yes"); }`;
     const { hash } = await sendTransaction(client, { signers: [genesis], operations: [createContract(code)], feeLimit: 200_000_000n });
