@@ -56,6 +56,16 @@ describe("contract limits and sandbox", function () {
     expect(second.slice(1, 3)).to.deep.equal(["again", "undefined"], "a fresh context each run: globals of the last run are gone");
   });
 
+  it("measures stack use for callContract: deeper recursion reports proportionally more", async () => {
+    const address = await deployContract(chain, user, `function init() {} function down(n) { return n === 0 ? Chain.getBalance(Chain.thisAddress) : down(n - 1); } function query(n) { return String(down(Number(n))); }`);
+    const stack = async (depth: number) => ((await queryOn(chain, address, String(depth), user.address)).result.stat as { stack_usage: number }).stack_usage;
+    const [shallow, deep, deeper] = [await stack(10), await stack(1000), await stack(2000)];
+    expect(shallow).to.be.greaterThan(0);
+    expect(deep).to.be.greaterThan(shallow * 10);
+    expect(deeper / deep).to.be.within(1.7, 2.3);
+    expect(deeper).to.be.below(984 * 1024);
+  });
+
   it("runs the same call with the same steps every time (metering is deterministic)", async () => {
     const address = await deployContract(chain, user, `function init() {} function query(n) { let s = 0; for (let i = 0; i < Number(n); i++) s += i; return String(s); }`);
     const steps = async () => ((await queryOn(chain, address, "1000", user.address)).result.stat as { step: number }).step;

@@ -32,6 +32,8 @@ export interface ExecutionRequest {
   meter: StepMeter;
   /** performance.now() by which the user transaction must be done (the wall-clock guard). */
   deadline: number;
+  /** Measure stack use (callContract's stat); off in ledgers, where it would only cost time. */
+  measureStack?: boolean;
   log: (text: string) => void;
 }
 
@@ -39,7 +41,29 @@ export interface ExecutionOutcome {
   /** The entry point's return value, copied out of the isolate. */
   value: unknown;
   memoryUsage: number;
+  /** Bytes of stack the contract used at most (0 unless `measureStack`). */
+  stackUsage: number;
   applyTimeUs: number;
+}
+
+/**
+ * Bytes of one frame of the stack probe (bootstrap.ts), measured once on this thread, whose stack size is
+ * known (Node's --stack-size, 984 KiB by default): the same V8 runs the same probe in the isolates, where
+ * the stack size is not known, so stack use there is counted in probe frames and converted with this.
+ */
+let probeFrameBytes: number | undefined;
+function measureProbeFrameBytes(): number {
+  const probe = (n: number): number => {
+    try {
+      return probe(n + 1);
+    } catch {
+      return n;
+    }
+  };
+  let capacity = 0;
+  for (let i = 0; i < 4; i++) capacity = probe(0);
+  const stackKiB = Number(/--stack-size=(\d+)/.exec(process.execArgv.join(" "))?.[1] ?? 984);
+  return (stackKiB * 1024) / capacity;
 }
 
 /** Evaluates to a function that prepares a fresh context; compiled once per isolate. */
@@ -87,6 +111,7 @@ export class JsRuntime {
         stepFunction: STEP_FUNCTION,
         env: request.env,
         readOnly: request.readOnly,
+        measureStack: request.measureStack ?? false,
       };
       const prepare = (await (await this.compile(isolate, BOOTSTRAP_SOURCE, "bootstrap.js")).run(context, { reference: true })) as ivm.Reference;
       try {
@@ -97,7 +122,14 @@ export class JsRuntime {
       const value = await this.run(isolate, context, code, request);
       // A failed sub-transaction or the step limit fails the execution even when the contract caught it.
       if (request.meter.fatal || request.meter.exhausted) throw new Error("failed inside a caught exception");
-      return { value, memoryUsage: isolate.isDisposed ? 0 : isolate.getHeapStatisticsSync().used_heap_size, applyTimeUs: Math.round((performance.now() - started) * 1000) };
+      const stackFrames = context.evalSync(`${STEP_FUNCTION}_stack()`) as number;
+      if (stackFrames > 0) probeFrameBytes ??= measureProbeFrameBytes();
+      return {
+        value,
+        memoryUsage: isolate.getHeapStatisticsSync().used_heap_size,
+        stackUsage: Math.round(stackFrames * (probeFrameBytes ?? 0)),
+        applyTimeUs: Math.round((performance.now() - started) * 1000),
+      };
     } catch (error) {
       throw this.failure(error, isolate, request);
     } finally {

@@ -76,6 +76,9 @@ export class ContractRun {
   /** Source of the user operation being applied: `Chain.tx.sender`, fixed across nested calls (contract-runtime.md §3). */
   operationSource: string;
   memoryUsage = 0;
+  stackUsage = 0;
+  /** callContract measures stack use; ledgers do not (it costs time and nothing reports it). */
+  measureStack = false;
 
   constructor(
     readonly runtime: JsRuntime,
@@ -161,9 +164,11 @@ export class ContractRun {
         host: new ChainHost(this, frame),
         meter: this.meter,
         deadline: this.deadline,
+        measureStack: this.measureStack,
         log: (text) => this.logs.push(text),
       });
       this.memoryUsage = Math.max(this.memoryUsage, outcome.memoryUsage);
+      this.stackUsage = Math.max(this.stackUsage, outcome.stackUsage);
       return outcome.value;
     } catch (error) {
       if (error instanceof ContractFailure) throw new ChainError(error.code, error.describe(frame.codeAddress));

@@ -33,6 +33,7 @@ export async function queryContract(
     gasPrice: 0n,
     baseGas: 0n,
   });
+  run.measureStack = true;
   let address = request.contractAddress;
   if (address === undefined) {
     // Code without an account: run it from a temporary account of the throwaway state.
@@ -60,7 +61,7 @@ export async function queryContract(
     stat: {
       apply_time: Math.round((performance.now() - started) * 1000),
       memory_usage: run.memoryUsage,
-      stack_usage: 0,
+      stack_usage: run.stackUsage,
       step: run.meter.used,
     },
     txs: null,
