@@ -36,7 +36,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   const dbs = await Databases.open(config.data_dir);
   try {
     const signatures = new SignatureChecker(new Ed25519Verifier());
-    const contracts = { runtime: new JsRuntime(DEFAULT_CONTRACT_LIMITS), limits: DEFAULT_CONTRACT_LIMITS };
+    const contracts = { runtime: new JsRuntime(DEFAULT_CONTRACT_LIMITS), limits: DEFAULT_CONTRACT_LIMITS, trace: log };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
     const context: NodeContext = {

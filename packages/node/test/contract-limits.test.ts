@@ -56,14 +56,40 @@ describe("contract limits and sandbox", function () {
     expect(second.slice(1, 3)).to.deep.equal(["again", "undefined"], "a fresh context each run: globals of the last run are gone");
   });
 
-  it("measures stack use for callContract: deeper recursion reports proportionally more", async () => {
-    const address = await deployContract(chain, user, `function init() {} function down(n) { return n === 0 ? Chain.getBalance(Chain.thisAddress) : down(n - 1); } function query(n) { return String(down(Number(n))); }`);
-    const stack = async (depth: number) => ((await queryOn(chain, address, String(depth), user.address)).result.stat as { stack_usage: number }).stack_usage;
-    const [shallow, deep, deeper] = [await stack(10), await stack(1000), await stack(2000)];
-    expect(shallow).to.be.greaterThan(0);
-    expect(deep).to.be.greaterThan(shallow * 10);
-    expect(deeper / deep).to.be.within(1.7, 2.3);
-    expect(deeper).to.be.below(984 * 1024);
+  it("keeps records free of the host: a failure's stack has only the contract's frames", async () => {
+    const address = await deployContract(chain, user, `function init() {}\nfunction inner() { throw new Error("deep"); }\nfunction main() { inner(); }`);
+    const desc = JSON.parse((await invokeContract(chain, user, address, "")).error_desc!);
+    expect(desc).to.include({ exception: "Error: deep", linenum: 2 });
+    expect(desc.stack.split("\n")).to.have.length(2);
+    expect(desc.stack).to.match(/^at inner \(contract\.js:2:\d+\)\nat main \(contract\.js:3:\d+\)$/);
+  });
+
+  it("has no locale-dependent functions and no console", async () => {
+    const address = await deployContract(chain, user, `function init() {}
+      function query() { return [typeof (1).toLocaleString, typeof [].toLocaleString, typeof "a".toLocaleUpperCase, typeof "a".localeCompare,
+        typeof ({}).toLocaleString, typeof (1n).toLocaleString, typeof new Uint8Array(1).toLocaleString, typeof console].join(","); }`);
+    const answer = await queryOn(chain, address, "", user.address);
+    expect(answer.result.query_rets).to.deep.equal([{ result: { type: "string", value: Array(8).fill("undefined").join(",") } }]);
+  });
+
+  it("answers callContract code that cannot be deployed with 152", async () => {
+    const { queryContract } = await import("../src/execution/contracts/query.js");
+    const { TEST_CONTRACTS } = await import("./helpers/chain.js");
+    const tip = chain.ledgers.lastHeader;
+    const position = { seq: tip.seq! + 1n, closeTime: (tip.close_time ?? 0n) + 1n, ledgerHash: async () => undefined };
+    for (const code of ["function query( {", "function query() { return eval('1'); }"]) {
+      const answer = await queryContract(TEST_CONTRACTS, chain.ledgers.stateView(), chain.ledgers.params, position, { code, input: "", source: "" });
+      expect(answer.error?.code, code).to.equal(ErrorCode.CONTRACT_SYNTAX_ERROR);
+    }
+  });
+
+  it("charges contractCreate the contract creation gas, like a user's creation", async () => {
+    const factory = await deployContract(chain, user, `function init() {} function main() { Chain.contractCreate("0", 0, "function init() {}", ""); }`);
+    const cheap = await chain.run(user, [{ type: 7, pay_coin: { dest_address: factory, amount: 0n, input: "" } }], { fee_limit: 10_000_000n });
+    expect(recordCode(cheap)).to.equal(ErrorCode.FEE_NOT_ENOUGH);
+    const paid = await chain.run(user, [{ type: 7, pay_coin: { dest_address: factory, amount: 0n, input: "" } }], { fee_limit: 200_000_000n });
+    expect(recordCode(paid), paid.error_desc).to.equal(0);
+    expect(paid.actual_fee! > 100_000_000n).to.equal(true);
   });
 
   it("runs the same call with the same steps every time (metering is deterministic)", async () => {

@@ -14,8 +14,6 @@ export interface BootstrapOptions {
   stepFunction: string;
   env: unknown;
   readOnly: boolean;
-  /** Sample the stack's depth (for callContract's stat.stack_usage); it costs ~0.3 ms a sample. */
-  measureStack: boolean;
 }
 
 /**
@@ -24,35 +22,22 @@ export interface BootstrapOptions {
  * host learns the count at each built-in call (nested calls spend from the same budget) and at the end.
  */
 export function bootstrap(global: any, refs: BootstrapRefs, options: BootstrapOptions, installUtils: Function, installChain: Function): void {
-  for (const name of ["Date", "Math", "WebAssembly", "Atomics", "SharedArrayBuffer", "WeakRef", "FinalizationRegistry", "Intl", "eval", "Function"]) {
+  for (const name of ["Date", "Math", "WebAssembly", "Atomics", "SharedArrayBuffer", "WeakRef", "FinalizationRegistry", "Intl", "eval", "Function", "console"]) {
     delete global[name];
   }
+  // Locale-dependent results would differ between validators with different LANG settings.
   delete global.String.prototype.localeCompare;
+  delete global.String.prototype.toLocaleUpperCase;
+  delete global.String.prototype.toLocaleLowerCase;
+  // %TypedArray%.prototype holds the typed arrays' one.
+  for (const proto of [global.Object.prototype, global.Number.prototype, global.BigInt.prototype, global.Array.prototype, Object.getPrototypeOf(global.Int8Array.prototype)]) {
+    delete proto.toLocaleString;
+  }
   // Code built at run time would escape the step metering: the function constructor is closed.
   const closed = function () {
     throw "Dynamic code is not allowed in contracts";
   };
   Object.defineProperty(Object.getPrototypeOf(function () {}), "constructor", { value: closed, writable: false, configurable: false });
-
-  // Stack use, measured from inside: `probe` recurses until the stack is exhausted, so the frames it still
-  // finds room for tell how much stack the contract is using at that moment.
-  const probe = (n: number): number => {
-    try {
-      return probe(n + 1);
-    } catch {
-      return n;
-    }
-  };
-  // The first runs get the probe optimized (smaller frames); measure the capacity once it is.
-  let capacity = 0;
-  for (let i = 0; options.measureStack && i < 4; i++) capacity = probe(0);
-  let leastRoom = capacity;
-  let sinceSample = 63; // the first step samples too, so a short query is measured
-  const sample = () => {
-    sinceSample = 0;
-    const room = probe(0);
-    if (room < leastRoom) leastRoom = room;
-  };
 
   let used = 0;
   let budget = options.budget;
@@ -64,12 +49,10 @@ export function bootstrap(global: any, refs: BootstrapRefs, options: BootstrapOp
   };
   const step = () => {
     if (dead || ++used > budget) exhausted();
-    if (options.measureStack && ++sinceSample === 64) sample();
   };
   const charge = (extra = 0) => {
     used += options.builtinSteps + extra;
     if (dead || used > budget) exhausted();
-    if (options.measureStack) sample();
   };
   const call = (name: string, args: unknown[]) => {
     const spent = used;
@@ -82,7 +65,6 @@ export function bootstrap(global: any, refs: BootstrapRefs, options: BootstrapOp
   const hidden = (name: string, value: unknown) => Object.defineProperty(global, name, { value, writable: false, configurable: false, enumerable: false });
   hidden(options.stepFunction, step);
   hidden(options.stepFunction + "_used", () => used);
-  hidden(options.stepFunction + "_stack", () => capacity - leastRoom);
   installUtils(global, {
     charge,
     crypto: (name: string, argsJson: string) => {

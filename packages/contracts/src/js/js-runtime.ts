@@ -32,8 +32,6 @@ export interface ExecutionRequest {
   meter: StepMeter;
   /** performance.now() by which the user transaction must be done (the wall-clock guard). */
   deadline: number;
-  /** Measure stack use (callContract's stat); off in ledgers, where it would only cost time. */
-  measureStack?: boolean;
   log: (text: string) => void;
 }
 
@@ -41,29 +39,7 @@ export interface ExecutionOutcome {
   /** The entry point's return value, copied out of the isolate. */
   value: unknown;
   memoryUsage: number;
-  /** Bytes of stack the contract used at most (0 unless `measureStack`). */
-  stackUsage: number;
   applyTimeUs: number;
-}
-
-/**
- * Bytes of one frame of the stack probe (bootstrap.ts), measured once on this thread, whose stack size is
- * known (Node's --stack-size, 984 KiB by default): the same V8 runs the same probe in the isolates, where
- * the stack size is not known, so stack use there is counted in probe frames and converted with this.
- */
-let probeFrameBytes: number | undefined;
-function measureProbeFrameBytes(): number {
-  const probe = (n: number): number => {
-    try {
-      return probe(n + 1);
-    } catch {
-      return n;
-    }
-  };
-  let capacity = 0;
-  for (let i = 0; i < 4; i++) capacity = probe(0);
-  const stackKiB = Number(/--stack-size=(\d+)/.exec(process.execArgv.join(" "))?.[1] ?? 984);
-  return (stackKiB * 1024) / capacity;
 }
 
 /** Evaluates to a function that prepares a fresh context; compiled once per isolate. */
@@ -111,7 +87,6 @@ export class JsRuntime {
         stepFunction: STEP_FUNCTION,
         env: request.env,
         readOnly: request.readOnly,
-        measureStack: request.measureStack ?? false,
       };
       const prepare = (await (await this.compile(isolate, BOOTSTRAP_SOURCE, "bootstrap.js")).run(context, { reference: true })) as ivm.Reference;
       try {
@@ -122,12 +97,9 @@ export class JsRuntime {
       const value = await this.run(isolate, context, code, request);
       // A failed sub-transaction or the step limit fails the execution even when the contract caught it.
       if (request.meter.fatal || request.meter.exhausted) throw new Error("failed inside a caught exception");
-      const stackFrames = context.evalSync(`${STEP_FUNCTION}_stack()`) as number;
-      if (stackFrames > 0) probeFrameBytes ??= measureProbeFrameBytes();
       return {
         value,
         memoryUsage: isolate.getHeapStatisticsSync().used_heap_size,
-        stackUsage: Math.round(stackFrames * (probeFrameBytes ?? 0)),
         applyTimeUs: Math.round((performance.now() - started) * 1000),
       };
     } catch (error) {
@@ -194,10 +166,12 @@ export class JsRuntime {
     const message = error instanceof Error ? error.message : String(error);
     if (/Script execution timed out/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Time expired");
     if (/Maximum call stack size exceeded/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Stack exceeding limit");
-    const stack = error instanceof Error ? (error.stack ?? "") : "";
-    const line = /contract\.js:(\d+)/.exec(stack);
+    // Only the contract's own frames: the record is part of the ledger, so it must not depend on where or
+    // which version of this node runs it.
+    const frames = (error instanceof Error ? (error.stack ?? "") : "").split("\n").filter((l) => l.includes("contract.js:"));
+    const line = /contract\.js:(\d+)/.exec(frames[0] ?? "");
     const exception = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return new ContractFailure(CONTRACT_EXECUTE_FAIL, truncateUtf8(exception), line ? Number(line[1]) : 0, truncateUtf8(stack, 2048));
+    return new ContractFailure(CONTRACT_EXECUTE_FAIL, truncateUtf8(exception), line ? Number(line[1]) : 0, truncateUtf8(frames.map((l) => l.trim()).join("\n"), 2048));
   }
 
   private async compile(isolate: ivm.Isolate, source: string, filename: string): Promise<ivm.Script> {

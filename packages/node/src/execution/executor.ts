@@ -49,6 +49,8 @@ export interface ExecutedLedger {
 export interface ContractSupport {
   runtime: JsRuntime;
   limits: ContractLimits;
+  /** The node's trace log, where transactions' Utils.log lines go. */
+  trace?: (line: string) => void;
 }
 
 /** The previous ledger as execution needs it. */
@@ -137,7 +139,7 @@ export class Executor {
       feeLimit: t.fee_limit ?? 0n,
       gasPrice: t.gas_price ?? 0n,
       baseGas: gasOf(tx),
-    });
+    }, this.contracts.trace);
     const fee = () => {
       const total = (run.tx.baseGas + run.extraGas) * run.tx.gasPrice;
       return total < run.tx.feeLimit ? total : run.tx.feeLimit;

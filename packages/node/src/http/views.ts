@@ -49,7 +49,8 @@ export function recordJson(record: RawTransactionEnvStore): { [key: string]: Jso
     ledger_seq: record.ledger_seq ?? 0n,
     signatures: tx.signaturesJson() as unknown as Json,
     transaction: codecs.Transaction.toJson(tx.transaction),
-    tx_size: tx.envSize,
+    // The whole stored envelope: a contract-made transaction's trigger counts, as it does for its gas.
+    tx_size: codecs.RawTransactionEnv.encode(record.transaction_env!).length,
   };
   if (record.contract_tx_hashes?.length) json.contract_tx_hashes = record.contract_tx_hashes.map(toHex);
   if (record.transaction_env?.trigger) json.trigger = codecs.TransactionEnv.toJson({ trigger: record.transaction_env.trigger }).trigger;

@@ -21,7 +21,7 @@ import {
 } from "@chainsim/protocol";
 import type { StateView } from "../../state/state-view.js";
 import { applyOperation, type ContractHooks } from "../operations.js";
-import type { ChainParams } from "../params.js";
+import { LIMITS, type ChainParams } from "../params.js";
 import { ChainHost } from "./chain-host.js";
 
 /** Where a contract runs: whose code, whose storage, what it sees, how deep. */
@@ -70,15 +70,13 @@ export class ContractRun {
   readonly contractTxs: RawTransactionEnvStore[] = [];
   readonly created: { contract_address: string; contract_evm_address: string; operation_index: number }[] = [];
   readonly queryReturns: QueryReturn[] = [];
-  readonly logs: string[] = [];
+  /** Utils.log lines, in order, with the contract that wrote each. */
+  readonly logs: { contract: string; text: string }[] = [];
   /** Index of the user operation being applied (the trigger of contract-made transactions). */
   operationIndex = 0;
   /** Source of the user operation being applied: `Chain.tx.sender`, fixed across nested calls (contract-runtime.md §3). */
   operationSource: string;
   memoryUsage = 0;
-  stackUsage = 0;
-  /** callContract measures stack use; ledgers do not (it costs time and nothing reports it). */
-  measureStack = false;
 
   constructor(
     readonly runtime: JsRuntime,
@@ -87,6 +85,8 @@ export class ContractRun {
     readonly params: ChainParams,
     readonly ledger: LedgerPosition,
     readonly tx: UserTransaction,
+    /** Where Utils.log lines go besides `logs`: the node's trace log. */
+    private readonly trace?: (line: string) => void,
   ) {
     this.meter = { used: 0, limit: limits.steps, exhausted: false };
     this.deadline = performance.now() + limits.timeMs;
@@ -164,11 +164,12 @@ export class ContractRun {
         host: new ChainHost(this, frame),
         meter: this.meter,
         deadline: this.deadline,
-        measureStack: this.measureStack,
-        log: (text) => this.logs.push(text),
+        log: (text) => {
+          this.logs.push({ contract: frame.codeAddress, text });
+          this.trace?.(`contract ${frame.codeAddress} (tx ${this.tx.hashHex || "query"}): ${text}`);
+        },
       });
       this.memoryUsage = Math.max(this.memoryUsage, outcome.memoryUsage);
-      this.stackUsage = Math.max(this.stackUsage, outcome.stackUsage);
       return outcome.value;
     } catch (error) {
       if (error instanceof ContractFailure) throw new ChainError(error.code, error.describe(frame.codeAddress));
@@ -195,7 +196,9 @@ export class ContractRun {
       transaction: blob,
       trigger: { transaction_type: 1, ledger_seq: this.ledger.seq, transaction: { hash: this.tx.hash, index: BigInt(this.operationIndex) } },
     };
+    // Its bytes, plus the creation surcharge for a contract it deploys (compat.md §6), like a user's would.
     this.extraGas += BigInt(codecs.RawTransactionEnv.encode(env).length);
+    if (op.create_account?.contract?.payload) this.extraGas += LIMITS.contractGas;
     const fee = (this.tx.baseGas + this.extraGas) * this.tx.gasPrice;
     if (fee > this.tx.feeLimit) {
       throw new ChainError(ErrorCode.FEE_NOT_ENOUGH, `contract transactions raise the fee to ${fee}, above fee_limit ${this.tx.feeLimit}`);
