@@ -28,6 +28,27 @@ function query(input) {
   return Chain.load("topic") + ": " + input + " has " + (count === false ? "0" : count) + " votes";
 }`;
 
+describe("e2e: contract step settings of the network manifest", function () {
+  this.timeout(60_000);
+  let net: TestNetwork;
+  after(async () => net?.cleanup());
+
+  it("enforces the manifest's [contracts] steps and builtin_steps in the validator process", async () => {
+    net = await startTestNetwork(testManifest("e2e-steps", 1, {}, ["[contracts]", "steps = 500", "builtin_steps = 200"]));
+    const client = net.clients[0];
+    const genesis = Keypair.fromPrivateKey(net.handle.manifest.genesis.account.private_key);
+    const code = `function init() {} function query(n) { for (let i = 0; i < Number(n); i++) Chain.getBalance(Chain.thisAddress); return "ok"; }`;
+    const { hash } = await sendTransaction(client, { signers: [genesis], operations: [createContract(code)], feeLimit: 200_000_000n });
+    const address = JSON.parse((await waitForTransaction(client, hash)).error_desc)[0].contract_address as string;
+    const steps = async (n: number) => {
+      const answer = await client.callContract({ contract_address: address, input: String(n), opt_type: 2, source_address: "" } as never);
+      return { code: answer.error_code, step: (answer.result as { stat: { step: number } }).stat.step };
+    };
+    expect(await steps(1)).to.deep.equal({ code: 0, step: 1 + 1 + 200 }); // query entry, one loop turn, one built-in at 200
+    expect((await steps(3)).code).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED); // 1 + 3 × (1 + 200) > 500
+  });
+});
+
 /** The usual flow of an existing SDK, through the real HTTP API of a validator process. */
 describe("e2e: JavaScript contracts over HTTP", function () {
   this.timeout(60_000);

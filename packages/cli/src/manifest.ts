@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
-import { DEFAULT_CONSENSUS, type ConsensusConfig, type GenesisConfig } from "@chainsim/node";
+import { DEFAULT_CONSENSUS, DEFAULT_CONTRACTS, type ConsensusConfig, type ContractsConfig, type GenesisConfig } from "@chainsim/node";
 import { decodePrivateKey } from "@chainsim/protocol";
 import { accountFromSeed, devAccount, type Account } from "./accounts.js";
 import { CliError } from "./errors.js";
@@ -29,6 +29,7 @@ export interface Manifest {
   port_base: number;
   genesis: Omit<GenesisConfig, "account"> & { account: Account };
   consensus: ConsensusConfig;
+  contracts: ContractsConfig;
   /** Validators in file order, which is replica order. */
   nodes: ManifestNode[];
   dev: { private_key_endpoints: boolean };
@@ -53,7 +54,7 @@ export async function loadManifest(path: string): Promise<Manifest> {
 /** Validates manifest text; `file` names it in errors and anchors relative key_file paths. */
 export function parseManifest(text: string, file: string): Manifest {
   const root = new TomlTable(file, "", parseToml(text, file));
-  root.allowOnly(["name", "port_base", "genesis", "consensus", "node", "dev", "debug"]);
+  root.allowOnly(["name", "port_base", "genesis", "consensus", "contracts", "node", "dev", "debug"]);
   const name = root.string("name") ?? root.fail("name", "is missing", 'Add a line such as name = "my-net" at the top of the manifest');
   if (!NAME.test(name)) root.fail("name", `is ${JSON.stringify(name)}, which is not a valid network name`, NAME_RULE);
 
@@ -75,7 +76,8 @@ export function parseManifest(text: string, file: string): Manifest {
     name,
     port_base: portBase,
     genesis,
-    consensus: readConsensus(root),
+    consensus: readSettings(root, "consensus", DEFAULT_CONSENSUS),
+    contracts: readSettings(root, "contracts", DEFAULT_CONTRACTS),
     nodes,
     dev: { private_key_endpoints: privateKeyEndpoints },
     debug: { fault_injection: faultInjection },
@@ -105,14 +107,15 @@ function readGenesis(root: TomlTable, network: string): Manifest["genesis"] {
   };
 }
 
-function readConsensus(root: TomlTable): ConsensusConfig {
-  const table = root.table("consensus");
-  if (!table) return { ...DEFAULT_CONSENSUS };
-  const keys = Object.keys(DEFAULT_CONSENSUS) as (keyof ConsensusConfig)[];
+/** A table of positive integer settings with defaults ([consensus], [contracts]); unknown keys are errors. */
+function readSettings<T extends { [K in keyof T]: number }>(root: TomlTable, name: string, defaults: T): T {
+  const table = root.table(name);
+  if (!table) return { ...defaults };
+  const keys = Object.keys(defaults) as (keyof T & string)[];
   table.allowOnly(keys);
-  const consensus = { ...DEFAULT_CONSENSUS };
-  for (const key of keys) consensus[key] = table.integer(key, 1, Number.MAX_SAFE_INTEGER, DEFAULT_CONSENSUS[key]);
-  return consensus;
+  const settings = { ...defaults };
+  for (const key of keys) settings[key] = table.integer(key, 1, Number.MAX_SAFE_INTEGER, defaults[key]) as T[typeof key];
+  return settings;
 }
 
 function readNodes(root: TomlTable, network: string): ManifestNode[] {

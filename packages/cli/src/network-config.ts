@@ -71,6 +71,7 @@ export function networkConfigs(manifest: Manifest, layout: NetworkLayout): NodeC
     validators,
     genesis: { account: account.address, ...genesis },
     consensus: { ...manifest.consensus },
+    contracts: { ...manifest.contracts },
     dev: { ...manifest.dev },
     debug: { ...manifest.debug },
   }));

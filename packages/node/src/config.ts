@@ -20,6 +20,7 @@ export interface NodeConfig {
   validators: string[];
   genesis: GenesisConfig;
   consensus: ConsensusConfig;
+  contracts: ContractsConfig;
   dev: { private_key_endpoints: boolean };
   debug: { fault_injection: boolean };
 }
@@ -43,6 +44,16 @@ export interface ConsensusConfig {
   max_txs_per_ledger: number;
 }
 
+/** Network settings of contract execution (contract-runtime.md §2): every validator must use the same. */
+export interface ContractsConfig {
+  /** Steps per user transaction, shared by nested calls. */
+  steps: number;
+  /** Steps one Chain.* / Utils.* call costs. */
+  builtin_steps: number;
+}
+
+export const DEFAULT_CONTRACTS: ContractsConfig = { steps: 10_240, builtin_steps: 100 };
+
 export const DEFAULT_CONSENSUS: ConsensusConfig = {
   close_interval_ms: 1000,
   empty_close_interval_ms: 10000,
@@ -62,8 +73,11 @@ export function parseNodeConfig(json: unknown): NodeConfig {
   const hostPort = (key: string, value: unknown) => (/^[^:]+:\d+$/.test(text(key, value)) ? (value as string) : fail(key, "should be host:port"));
   const g = (c.genesis ?? fail("genesis", "is missing")) as unknown as Record<string, unknown>;
   const cons = { ...DEFAULT_CONSENSUS, ...(c.consensus ?? {}) } as ConsensusConfig;
-  for (const [key, value] of Object.entries(cons)) {
-    if (!Number.isInteger(value) || (value as number) <= 0) fail(`consensus.${key}`, "should be a positive integer");
+  const contracts = { ...DEFAULT_CONTRACTS, ...(c.contracts ?? {}) } as ContractsConfig;
+  for (const [section, values] of [["consensus", cons], ["contracts", contracts]] as const) {
+    for (const [key, value] of Object.entries(values)) {
+      if (!Number.isInteger(value) || (value as number) <= 0) fail(`${section}.${key}`, "should be a positive integer");
+    }
   }
   decodePrivateKey(text("validator.private_key", c.validator?.private_key));
   const validators = Array.isArray(c.validators) && c.validators.length > 0 ? c.validators : fail("validators", "should be a non-empty array");
@@ -89,6 +103,7 @@ export function parseNodeConfig(json: unknown): NodeConfig {
       close_time: toInt64(g.close_time ?? 0, "config: genesis.close_time"),
     },
     consensus: cons,
+    contracts,
     dev: { private_key_endpoints: c.dev?.private_key_endpoints === true },
     debug: { fault_injection: c.debug?.fault_injection === true },
   };

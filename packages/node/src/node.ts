@@ -36,7 +36,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   const dbs = await Databases.open(config.data_dir);
   try {
     const signatures = new SignatureChecker(new Ed25519Verifier());
-    const contracts = { runtime: new JsRuntime(DEFAULT_CONTRACT_LIMITS), limits: DEFAULT_CONTRACT_LIMITS, trace: log };
+    const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config.contracts.steps, builtinSteps: config.contracts.builtin_steps };
+    const contracts = { runtime: new JsRuntime(limits), limits, trace: log };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
     const context: NodeContext = {
