@@ -41,3 +41,4 @@ export {
   type StoppedNode,
 } from "./launcher.js";
 export { BIN_PATH, DEFAULT_MANIFEST_PATH } from "./paths.js";
+export { freePortBase, launchTemporaryNetwork, type TemporaryNetwork } from "./temporary-network.js";
