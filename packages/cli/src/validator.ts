@@ -32,7 +32,8 @@ export interface StartOptions {
 }
 
 /** `node dist/src/bin.js node`: the same Node.js binary that runs this CLI. */
-export const VALIDATOR_COMMAND = [process.execPath, BIN_PATH, "node"];
+// isolated-vm on Node ≥ 20 needs the built-in snapshot off, or isolates may crash (isolated-vm's README).
+export const VALIDATOR_COMMAND = [process.execPath, "--no-node-snapshot", BIN_PATH, "node"];
 
 /**
  * Writes `config` to paths.configFile and starts `chainsim node --config <file>`, appending its stdout and

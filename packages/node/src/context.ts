@@ -11,7 +11,10 @@ export interface NodeContext {
   config: NodeConfig;
   dbs: Databases;
   ledgers: LedgerManager;
+  /** The runtime of ledgers. */
   contracts: ContractSupport;
+  /** The runtime of callContract and testTransaction, apart from the ledgers'. */
+  queries: ContractSupport;
   txs: TxService;
   signatures: SignatureChecker;
   /** This validator's address. */

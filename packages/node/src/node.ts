@@ -38,6 +38,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const signatures = new SignatureChecker(new Ed25519Verifier());
     const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config.contracts.steps, builtinSteps: config.contracts.builtin_steps };
     const contracts = { runtime: new JsRuntime(limits), limits, trace: log };
+    // callContract gets isolates of its own: a query must never wait in, or damage, a ledger's isolate.
+    const queries = { runtime: new JsRuntime(limits), limits };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
     const context: NodeContext = {
@@ -75,6 +77,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         server.closeAllConnections();
         await closed;
         contracts.runtime.dispose();
+        queries.runtime.dispose();
         await dbs.close();
         log("stopped");
       },

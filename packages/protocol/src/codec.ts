@@ -78,9 +78,8 @@ function walk(type: protobuf.Type, value: unknown, leaf: Leaf, path: string): Re
       if (!Array.isArray(item)) throw new ChainError(ErrorCode.INVALID_PARAMETER, `${fieldPath} should be an array`);
       if (item.length > 0) out[field.name] = item.map((x, i) => walkField(field, x, leaf, `${fieldPath}[${i}]`));
     } else {
-      // A singular scalar at its proto3 default is absent in every form (checked before and after
-      // conversion: "0" becomes 0n, and 0n becomes a Long that no longer looks like a default).
-      if (isDefault(item)) continue;
+      // A singular scalar at its proto3 default is absent in every form. Checked after conversion, so a
+      // value is first read by its field's type (0 given for a string field is "0", not absent).
       const converted = walkField(field, item, leaf, fieldPath);
       if (converted !== undefined && !isDefault(converted)) out[field.name] = converted;
     }
@@ -94,8 +93,9 @@ function walkField(field: protobuf.Field, value: unknown, leaf: Leaf, path: stri
   return leaf(field, value, path);
 }
 
-/** The proto3 default of a scalar in the value form (and, for bytes, of every form). */
+/** The proto3 default of a scalar in any form (value form, or a Long on its way to the wire). */
 function isDefault(value: unknown): boolean {
+  if (Long.isLong(value)) return value.isZero();
   return value === 0n || value === 0 || value === "" || value === false || (value instanceof Uint8Array && value.length === 0);
 }
 
@@ -104,7 +104,8 @@ function fromJson(field: protobuf.Field, value: unknown, path: string): unknown 
   if (INT64.has(field.type)) return toInt64(value, path);
   if (INT32.has(field.type)) {
     const n = toInt64(value, path);
-    if (n < -(2n ** 31n) || n >= 2n ** 32n) throw new ChainError(ErrorCode.INVALID_PARAMETER, `${path} is outside the int32 range`);
+    const [min, max] = field.type.startsWith("u") || field.type === "fixed32" ? [0n, 2n ** 32n - 1n] : [-(2n ** 31n), 2n ** 31n - 1n];
+    if (n < min || n > max) throw new ChainError(ErrorCode.INVALID_PARAMETER, `${path} is outside the ${field.type} range`);
     return Number(n);
   }
   switch (field.type) {
@@ -124,7 +125,7 @@ function fromJson(field: protobuf.Field, value: unknown, path: string): unknown 
 }
 
 function enumFromJson(type: protobuf.Enum, value: unknown, path: string): number {
-  if (typeof value === "string" && value in type.values) return type.values[value];
+  if (typeof value === "string" && Object.hasOwn(type.values, value)) return type.values[value];
   const n = Number(toInt64(value, path));
   if (!Object.values(type.values).includes(n)) throw new ChainError(ErrorCode.INVALID_PARAMETER, `${path} has no value ${n}`);
   return n;

@@ -121,3 +121,23 @@ describe("canonical value form", () => {
     expect(codecs.Operation.decode(codecs.Operation.encode(op)).log!.datas).to.deep.equal(["a", ""]);
   });
 });
+
+describe("JSON field reading by type", () => {
+  it("reads a number given for a string field as its text: master_weight 0 is \"0\", not absent", () => {
+    const op = codecs.Operation.fromJson({ type: 9, set_privilege: { master_weight: 0, tx_threshold: "1" } });
+    expect(op.set_privilege).to.deep.equal({ master_weight: "0", tx_threshold: "1" });
+  });
+
+  it("refuses values of the wrong type instead of dropping them", () => {
+    expect(errorCode(() => codecs.Transaction.fromJson({ nonce: "" }))).to.equal(ErrorCode.INVALID_PARAMETER);
+    expect(errorCode(() => codecs.Operation.fromJson({ type: 4, set_metadata: { delete_flag: 0 } }))).to.equal(ErrorCode.INVALID_PARAMETER);
+    expect(errorCode(() => codecs.Transaction.fromJson({ metadata: 0 }))).to.equal(ErrorCode.INVALID_PARAMETER);
+  });
+
+  it("takes only real enum names, and int32 within its range", () => {
+    expect(errorCode(() => codecs.Operation.fromJson({ type: "constructor" }))).to.equal(ErrorCode.INVALID_PARAMETER);
+    expect(codecs.Operation.fromJson({ type: "PAY_COIN" }).type).to.equal(7);
+    expect(errorCode(() => codecs.Transaction.fromJson({ domain_id: 3_000_000_000 }))).to.equal(ErrorCode.INVALID_PARAMETER);
+    expect(codecs.Transaction.fromJson({ domain_id: -5 }).domain_id).to.equal(-5);
+  });
+});

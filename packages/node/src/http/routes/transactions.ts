@@ -166,7 +166,7 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
     if (optType !== 2) throw new ChainError(ErrorCode.INVALID_PARAMETER, "opt_type 2 (query) is the only mode of callContract");
     const source = body.source_address === undefined || body.source_address === "" ? "" : checkAddress(String(body.source_address), "source_address", ErrorCode.INVALID_PARAMETER);
     const tip = ctx.ledgers.lastHeader;
-    const { error, result } = await queryContract(ctx.contracts, ctx.ledgers.stateView(), ctx.ledgers.params, {
+    const { error, result } = await queryContract(ctx.queries, ctx.ledgers.stateView(), ctx.ledgers.params, {
       seq: tip.seq! + 1n,
       closeTime: (tip.close_time ?? 0n) + 1n,
       ledgerHash: async (seq) => (await ctx.ledgers.ledgers.ledger(seq))?.header?.hash,
