@@ -47,6 +47,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       dbs,
       ledgers,
       contracts,
+      queries,
       txs,
       signatures,
       validatorAddress,
