@@ -56,6 +56,29 @@ describe("contract limits and sandbox", function () {
     expect(second.slice(1, 3)).to.deep.equal(["again", "undefined"], "a fresh context each run: globals of the last run are gone");
   });
 
+  it("cannot switch off its step metering by replacing JSON, poisoning prototypes or toJSON", async () => {
+    const attacks = [
+      `const parse = JSON.parse; JSON.parse = (t) => { const a = parse(t); a.budget = 1e15; return a; }; Chain.getBalance(Chain.thisAddress); for (let i = 0; i < 1e6; i++) {}`,
+      `Object.prototype.sha256 = -1e12; Utils.sha256("00"); for (let i = 0; i < 1e6; i++) {}`,
+      `Array.prototype.toJSON = function () { return ["x", -500]; }; Chain.payCoin(Chain.thisAddress, "1"); for (let i = 0; i < 1e6; i++) {}`,
+    ];
+    for (const attack of attacks) {
+      const address = await deployContract(chain, user, `function init() {} function main() { ${attack} }`, "", 10n);
+      const record = await invokeContract(chain, user, address, "");
+      expect(recordCode(record), attack).to.be.oneOf([ErrorCode.CONTRACT_LIMIT_EXCEEDED, ErrorCode.SOURCE_EQUALS_DESTINATION]);
+      if (recordCode(record) === ErrorCode.CONTRACT_LIMIT_EXCEEDED) expect(JSON.parse(record.error_desc!).exception).to.equal("Step exceeding limit");
+    }
+  });
+
+  it("turns a main or query result that cannot leave the isolate into a non-string: false for contractCall, a type error for a query", async () => {
+    const odd = await deployContract(chain, user, `function init() {} function main() { return function () {}; } function query() { return Symbol("s"); }`);
+    const caller = await deployContract(chain, user, `function init() {} function main() { Chain.store("got", String(Chain.contractCall("${odd}", true, "0", ""))); }`);
+    expect(recordCode(await invokeContract(chain, user, caller, ""))).to.equal(0);
+    expect((await chain.metadata(caller, "got"))?.value).to.equal("false");
+    const answer = await queryOn(chain, odd, "", user.address);
+    expect(answer.result.query_rets).to.deep.equal([{ error: { data: { exception: "value type error, only support string or bool", contract: odd } } }]);
+  });
+
   it("keeps records free of the host: a failure's stack has only the contract's frames", async () => {
     const address = await deployContract(chain, user, `function init() {}\nfunction inner() { throw new Error("deep"); }\nfunction main() { inner(); }`);
     const desc = JSON.parse((await invokeContract(chain, user, address, "")).error_desc!);

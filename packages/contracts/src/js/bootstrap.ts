@@ -54,12 +54,32 @@ export function bootstrap(global: any, refs: BootstrapRefs, options: BootstrapOp
     used += options.builtinSteps + extra;
     if (dead || used > budget) exhausted();
   };
+  // Contract code runs after this and may replace globals or poison prototypes: everything the bridge
+  // uses is taken now, and arguments are serialized here by hand (no toJSON hooks).
+  const parse = JSON.parse;
+  const quote = JSON.stringify;
+  const isArray = Array.isArray;
+  const hasOwn = Object.prototype.hasOwnProperty;
+  const encode = (value: unknown): string => {
+    if (typeof value === "string" || typeof value === "boolean") return quote(value);
+    if (typeof value === "number") return value === value && value !== Infinity && value !== -Infinity ? "" + value : "null";
+    if (value !== null && typeof value === "object" && !isArray(value)) {
+      const key = value as { issuer?: unknown; code?: unknown };
+      return "{\"issuer\":" + encode(key.issuer) + ",\"code\":" + encode(key.code) + "}";
+    }
+    return "null";
+  };
+  const encodeArgs = (args: unknown[]): string => {
+    let out = "[";
+    for (let i = 0; i < args.length; i++) out += (i ? "," : "") + encode(args[i]);
+    return out + "]";
+  };
   const call = (name: string, args: unknown[]) => {
     const spent = used;
     used = 0;
-    const answer = JSON.parse(refs.call.applySyncPromise(undefined, [name, JSON.stringify(args), spent]));
+    const answer = parse(refs.call.applySyncPromise(undefined, [name, encodeArgs(args), spent]));
     budget = answer.budget;
-    if ("e" in answer) throw answer.e;
+    if (hasOwn.call(answer, "e")) throw answer.e;
     return answer.r;
   };
   const hidden = (name: string, value: unknown) => Object.defineProperty(global, name, { value, writable: false, configurable: false, enumerable: false });
@@ -68,8 +88,7 @@ export function bootstrap(global: any, refs: BootstrapRefs, options: BootstrapOp
   installUtils(global, {
     charge,
     crypto: (name: string, argsJson: string) => {
-      const extra = options.costlyBuiltinSteps[name];
-      if (extra) charge(extra - options.builtinSteps);
+      if (hasOwn.call(options.costlyBuiltinSteps, name)) charge(options.costlyBuiltinSteps[name] - options.builtinSteps);
       return refs.crypto.applySync(undefined, [name, argsJson]);
     },
     log: (text: string) => refs.log.applySync(undefined, [text]),

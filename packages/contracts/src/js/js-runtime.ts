@@ -46,8 +46,11 @@ export interface ExecutionOutcome {
 const BOOTSTRAP_SOURCE = `(function (call, crypto, log, exhausted, optionsJson) {
   (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted }, JSON.parse(optionsJson), ${installUtils.toString()}, ${installChain.toString()});
 })`;
-/** Compiled contract scripts kept per isolate (instrumented source → script). */
-const SCRIPT_CACHE_SIZE = 256;
+/** What an entry point's return value becomes when it cannot be copied out of the isolate. */
+export const NOT_CROSSABLE = Object.freeze({ notCrossable: true });
+
+/** Source characters of compiled scripts kept per isolate (a small share of the 30 MiB heap). */
+const SCRIPT_CACHE_BYTES = 1024 * 1024;
 
 /**
  * JavaScript contracts in isolated-vm. One isolate per nesting depth, reused across executions (a caller's
@@ -70,7 +73,8 @@ export class JsRuntime {
     const started = performance.now();
     const code = this.instrument(request.code);
     const isolate = this.isolate(request.depth);
-    const context = await isolate.createContext();
+    let context: ivm.Context | undefined;
+    let counted = false;
     const refs = [
       new ivm.Reference((name: string, argsJson: string, spent: number) => this.hostCall(request, name, argsJson, spent)),
       new ivm.Reference(utilsCrypto),
@@ -80,6 +84,7 @@ export class JsRuntime {
       }),
     ];
     try {
+      context = await isolate.createContext();
       const options = {
         budget: request.meter.limit - request.meter.used,
         builtinSteps: this.limits.builtinSteps,
@@ -95,6 +100,8 @@ export class JsRuntime {
         prepare.release();
       }
       const value = await this.run(isolate, context, code, request);
+      counted = true;
+      this.countSteps(context, request.meter);
       // A failed sub-transaction or the step limit fails the execution even when the contract caught it.
       if (request.meter.fatal || request.meter.exhausted) throw new Error("failed inside a caught exception");
       return {
@@ -103,18 +110,25 @@ export class JsRuntime {
         applyTimeUs: Math.round((performance.now() - started) * 1000),
       };
     } catch (error) {
+      if (context && !counted) this.countSteps(context, request.meter);
       throw this.failure(error, isolate, request);
     } finally {
-      if (!isolate.isDisposed) {
-        try {
-          request.meter.used += context.evalSync(`${STEP_FUNCTION}_used()`) as number;
-        } catch {
-          // the context died with its isolate: its steps no longer matter, the execution failed
-        }
-        context.release();
-      }
+      if (context && !isolate.isDisposed) context.release();
       refs.forEach((r) => r.release());
     }
+  }
+
+  /** Adds the steps the isolate counted since its last host call to the meter; checks the total too. */
+  private countSteps(context: ivm.Context, meter: StepMeter): void {
+    let spent: unknown;
+    try {
+      spent = context.evalSync(`${STEP_FUNCTION}_used()`);
+    } catch {
+      return; // the context died with its isolate: the execution failed anyway
+    }
+    if (typeof spent === "number" && Number.isInteger(spent) && spent >= 0) meter.used += spent;
+    else meter.exhausted = true;
+    if (meter.used > meter.limit) meter.exhausted = true;
   }
 
   dispose(): void {
@@ -135,6 +149,10 @@ export class JsRuntime {
     }
     try {
       return await entry.apply(undefined, [request.input], { timeout: timeout(), result: { copy: true } });
+    } catch (error) {
+      // A function or symbol cannot leave the isolate; only strings and booleans cross anyway.
+      if (error instanceof Error && /could not be cloned|Unsupported type/.test(error.message)) return NOT_CROSSABLE;
+      throw error;
     } finally {
       entry.release();
     }
@@ -143,7 +161,13 @@ export class JsRuntime {
   /** A built-in's host operation; always answers JSON `{r}` or `{e}` plus the remaining step budget. */
   private async hostCall(request: ExecutionRequest, name: string, argsJson: string, spent: number): Promise<string> {
     const meter = request.meter;
-    meter.used += spent;
+    // The isolate's count is checked here too, in case contract code found a way to tamper with it.
+    if (typeof spent !== "number" || !Number.isInteger(spent) || spent < 0) meter.exhausted = true;
+    else meter.used += spent;
+    if (meter.used > meter.limit) meter.exhausted = true;
+    // Once the steps are spent or a contract transaction failed, the execution is lost: refuse more work.
+    if (meter.exhausted) return JSON.stringify({ e: "Step exceeding limit", budget: 0 });
+    if (meter.fatal) return JSON.stringify({ e: meter.fatal.message, budget: 0 });
     let answer: { r?: unknown; e?: string };
     try {
       answer = { r: await request.host.call(name, JSON.parse(argsJson)) };
@@ -160,7 +184,7 @@ export class JsRuntime {
     if (error instanceof ContractFailure) return error;
     if (request.meter.exhausted) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Step exceeding limit");
     if (isolate.isDisposed) {
-      this.isolates[request.depth] = undefined;
+      if (this.isolates[request.depth] === isolate) this.isolates[request.depth] = undefined;
       return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Memory exceeding limit");
     }
     const message = error instanceof Error ? error.message : String(error);
@@ -174,18 +198,30 @@ export class JsRuntime {
     return new ContractFailure(CONTRACT_EXECUTE_FAIL, truncateUtf8(exception), line ? Number(line[1]) : 0, truncateUtf8(frames.map((l) => l.trim()).join("\n"), 2048));
   }
 
+  /**
+   * A compiled script, kept per isolate while small: compiled code lives in the isolate's heap, which the
+   * contracts' own limit shares, so the cache holds at most SCRIPT_CACHE_BYTES of source, least recently
+   * used first out. An evicted script is left to the garbage collector (a running execution may hold it).
+   */
   private async compile(isolate: ivm.Isolate, source: string, filename: string): Promise<ivm.Script> {
     let cache = this.scripts.get(isolate);
     if (!cache) this.scripts.set(isolate, (cache = new Map()));
-    let script = cache.get(source);
-    if (!script) {
-      script = await isolate.compileScript(source, { filename });
-      if (cache.size >= SCRIPT_CACHE_SIZE) {
-        const [oldest, old] = cache.entries().next().value!;
-        cache.delete(oldest);
-        old.release();
-      }
+    const cached = cache.get(source);
+    if (cached) {
+      cache.delete(source);
+      cache.set(source, cached);
+      return cached;
+    }
+    const script = await isolate.compileScript(source, { filename });
+    if (source.length <= SCRIPT_CACHE_BYTES / 8) {
       cache.set(source, script);
+      let total = 0;
+      for (const key of cache.keys()) total += key.length;
+      for (const key of cache.keys()) {
+        if (total <= SCRIPT_CACHE_BYTES) break;
+        cache.delete(key);
+        total -= key.length;
+      }
     }
     return script;
   }

@@ -2,7 +2,7 @@ import { ChainError, ErrorCode, contractAddress, type Json } from "@chainsim/pro
 import type { ContractSupport } from "../executor.js";
 import type { ChainParams } from "../params.js";
 import type { StateView } from "../../state/state-view.js";
-import { queryReturn } from "./chain-host.js";
+import { queryFailure, queryReturn } from "./chain-host.js";
 import { ContractRun, type LedgerPosition } from "./engine.js";
 
 export interface QueryRequest {
@@ -51,7 +51,7 @@ export async function queryContract(
   } catch (e) {
     if (!(e instanceof ChainError)) throw e;
     error = e;
-    run.queryReturns.push({ error: { data: { exception: exceptionOf(e), contract: address } } });
+    run.queryReturns.push(queryFailure(e, address));
   }
   const result = {
     logs: Object.fromEntries(run.logs.map((entry, i) => [`${i}-${entry.contract}`, entry.text])),
@@ -66,13 +66,4 @@ export async function queryContract(
     txs: null,
   };
   return { error, result };
-}
-
-/** The exception text of a contract failure's JSON error_desc, or the message itself. */
-function exceptionOf(error: ChainError): string {
-  try {
-    return String(JSON.parse(error.message).exception ?? error.message);
-  } catch {
-    return error.message;
-  }
 }
