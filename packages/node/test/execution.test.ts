@@ -113,6 +113,17 @@ describe("execution", () => {
     });
   });
 
+  describe("addresses with a chain code", () => {
+    it("name the same account as the plain form: a payment to did:bid:<code>:ef… credits did:bid:ef…, and its key can spend it", async () => {
+      const A = makeKey("chain-code-a");
+      const withCode = A.address.replace("did:bid:", "did:bid:abc:");
+      expect(recordCode(await chain.run(chain.genesis, [op.pay(withCode, 5_000_000n)]))).to.equal(0);
+      expect(await chain.balance(A.address)).to.equal(5_000_000n);
+      expect(await chain.account(withCode)).to.equal(undefined);
+      expect(recordCode(await chain.run(A, [op.pay(chain.genesis.address, 1n)], { source_address: withCode }))).to.equal(0);
+    });
+  });
+
   describe("CREATE_ACCOUNT", () => {
     it("creates the account with init_balance, privilege and metadata (version 1)", async () => {
       const before = await chain.balance(chain.genesis.address);

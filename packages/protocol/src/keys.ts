@@ -89,10 +89,20 @@ export function isAddress(text: unknown): text is string {
   }
 }
 
-/** ChainError(code) naming `what` unless `text` is a valid address. */
+/**
+ * The one form of an address, `did:bid:ef…`: the chain-code form `did:bid:<code>:ef…` names the same
+ * account (compat.md §2: accepted, never produced). Unchanged when `text` is not an address.
+ */
+export function canonicalAddress(text: string): string {
+  if (!isAddress(text)) return text;
+  const parts = text.split(":");
+  return ADDRESS_PREFIX + parts[parts.length - 1];
+}
+
+/** The canonical form of `text`, or ChainError(code) naming `what` when it is not a valid address. */
 export function checkAddress(text: unknown, what: string, code = ErrorCode.INVALID_ADDRESS): string {
   if (!isAddress(text)) throw new ChainError(code, `${what} is not a valid address`);
-  return text;
+  return canonicalAddress(text);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { fromHex, toHex } from "./bytes.js";
 import { ChainError, ErrorCode } from "./errors.js";
-import { codecs, type RawTransactionEnv, type Signature, type Transaction } from "./messages.js";
+import { canonicalAddress } from "./keys.js";
+import { codecs, type RawTransactionEnv, type Signature, type Signer, type Transaction } from "./messages.js";
 import { transactionHash, type SignatureJson } from "./signing.js";
 
 /**
@@ -18,7 +19,7 @@ export class SignedTransaction {
     readonly blob: Uint8Array,
     readonly signatures: Signature[],
   ) {
-    this.transaction = codecs.Transaction.decode(blob);
+    this.transaction = canonicalAddresses(codecs.Transaction.decode(blob));
     this.hash = transactionHash(blob);
     this.hashHex = toHex(this.hash);
     this.envSize = codecs.RawTransactionEnv.encode(this.env()).length;
@@ -52,4 +53,32 @@ export class SignedTransaction {
   signaturesJson(): SignatureJson[] {
     return this.signatures.map((s) => ({ public_key: s.public_key ?? "", sign_data: toHex(s.sign_data ?? new Uint8Array()) }));
   }
+}
+
+/**
+ * The transaction with every address in its canonical form, so that accounts are found and signers matched
+ * by one key however a client wrote them. Only the decoded form changes, never the signed bytes.
+ */
+function canonicalAddresses(tx: Transaction): Transaction {
+  const signers = (list?: Signer[]) => list?.map((s) => (s.address ? { ...s, address: canonicalAddress(s.address) } : s));
+  const address = (text?: string) => (text === undefined ? undefined : canonicalAddress(text));
+  return codecs.Transaction.canonical({
+    ...tx,
+    source_address: address(tx.source_address),
+    operations: tx.operations?.map((op) => ({
+      ...op,
+      source_address: address(op.source_address),
+      ...(op.create_account && {
+        create_account: {
+          ...op.create_account,
+          dest_address: address(op.create_account.dest_address),
+          ...(op.create_account.priv && { priv: { ...op.create_account.priv, signers: signers(op.create_account.priv.signers) } }),
+          ...(op.create_account.contract && { contract: { ...op.create_account.contract, owner: address(op.create_account.contract.owner) } }),
+        },
+      }),
+      ...(op.pay_coin && { pay_coin: { ...op.pay_coin, dest_address: address(op.pay_coin.dest_address) } }),
+      ...(op.set_privilege && { set_privilege: { ...op.set_privilege, signers: signers(op.set_privilege.signers) } }),
+      ...(op.set_signer_weight && { set_signer_weight: { ...op.set_signer_weight, signers: signers(op.set_signer_weight.signers) } }),
+    })),
+  });
 }
