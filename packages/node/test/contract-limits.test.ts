@@ -79,6 +79,13 @@ describe("contract limits and sandbox", function () {
     expect(answer.result.query_rets).to.deep.equal([{ error: { data: { exception: "value type error, only support string or bool", contract: odd } } }]);
   });
 
+  it("refuses metadata keys that are not well-formed Unicode, which would collapse into one key on disk", async () => {
+    const address = await deployContract(chain, user, `function init() {} function main() { Chain.store("\\uD800", "a"); Chain.store("\\uDBFF", "b"); }`);
+    const record = await invokeContract(chain, user, address, "");
+    expect(recordCode(record)).to.equal(ErrorCode.INVALID_PARAMETER);
+    expect(await chain.ledgers.accounts.allEntries((await import("../src/state/entries.js")).METADATA, address)).to.deep.equal([]);
+  });
+
   it("keeps records free of the host: a failure's stack has only the contract's frames", async () => {
     const address = await deployContract(chain, user, `function init() {}\nfunction inner() { throw new Error("deep"); }\nfunction main() { inner(); }`);
     const desc = JSON.parse((await invokeContract(chain, user, address, "")).error_desc!);

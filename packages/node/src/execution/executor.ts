@@ -227,11 +227,19 @@ export class Executor {
 /**
  * A failure that is not a ChainError is a bug in this node, not in the transaction; it still fails only
  * that transaction (code 1, deterministic on every validator running this code), so one bad transaction
- * cannot stop the chain.
+ * cannot stop the chain. A failure of this machine (storage, the isolate) is rethrown instead: it would be
+ * written into one validator's ledger only, so the close fails and is retried.
  */
 function asChainError(error: unknown): ChainError {
   if (error instanceof ChainError) return error;
+  if (isEnvironmentFailure(error)) throw error;
   return new ChainError(ErrorCode.INTERNAL, `internal error: ${(error as Error)?.message ?? String(error)}`);
+}
+
+/** LevelDB errors carry a LEVEL_* code; an isolate that died under a run is isolated-vm's. */
+function isEnvironmentFailure(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return (typeof e?.code === "string" && e.code.startsWith("LEVEL_")) || /Isolate (is already|was) disposed/.test(String(e?.message));
 }
 
 /** metadatas_hash / assets_hash: over the account's entries of one kind, in key order. */

@@ -169,6 +169,7 @@ async function payee(state: StateView, params: ChainParams, dest: string, coins:
 }
 
 function checkAssetCode(code: string, what: string): string {
+  wellFormed(code, what);
   if (code.length < 1 || code.length > LIMITS.assetCodeChars) fail(ErrorCode.INVALID_PARAMETER, `${what} should have 1 to ${LIMITS.assetCodeChars} characters`);
   return code;
 }
@@ -210,7 +211,18 @@ async function payAsset(
   if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, { asset: { key, amount } }, body.input ?? "", source);
 }
 
+/**
+ * Strings stored or hashed must be well-formed UTF-16: a lone surrogate becomes U+FFFD in UTF-8, so two
+ * different keys in memory would be one key on disk.
+ */
+function wellFormed(text: string, what: string): string {
+  if (!text.isWellFormed()) fail(ErrorCode.INVALID_PARAMETER, `${what} is not well-formed Unicode (a lone surrogate)`);
+  return text;
+}
+
 function checkMetadata(key: string, value: string): string {
+  wellFormed(key, "metadata key");
+  wellFormed(value, "metadata value");
   const keyBytes = utf8(key).length;
   if (keyBytes < 1 || keyBytes > LIMITS.metadataKeyBytes) {
     fail(ErrorCode.INVALID_PARAMETER, `metadata key length should be between [1, ${LIMITS.metadataKeyBytes}] bytes`);
@@ -328,6 +340,8 @@ function mergeTypeThresholds(current: OperationTypeThreshold[], updates: Operati
 }
 
 function checkLog(body: NonNullable<Operation["log"]>): void {
+  wellFormed(body.topic ?? "", "log topic");
+  (body.datas ?? []).forEach((d, i) => wellFormed(d, `log datas[${i}]`));
   const topic = utf8(body.topic ?? "").length;
   if (topic < 1 || topic > LIMITS.logTopicBytes) fail(ErrorCode.INVALID_PARAMETER, `log topic length should be between [1, ${LIMITS.logTopicBytes}]`);
   const datas = body.datas ?? [];

@@ -1,4 +1,4 @@
-import { ChainError, type SignedTransaction } from "@chainsim/protocol";
+import type { SignedTransaction } from "@chainsim/protocol";
 import type { SignatureChecker } from "../execution/authorization.js";
 import { checkState, checkStatic } from "../execution/checks.js";
 import type { ExecutedLedger } from "../execution/executor.js";
@@ -39,13 +39,17 @@ export class TxService {
     const next = new Map<string, bigint>();
     for (const source of this.pool.sources()) {
       const account = await this.ledgers.accounts.account(source);
-      if (account) next.set(source, (account.nonce ?? 0n) + 1n);
+      if (!account) continue;
+      const nonce = account.nonce ?? 0n;
+      // A submission that raced a ledger close can be pooled behind its account's nonce: drop it here.
+      this.pool.removeUpTo(source, nonce);
+      next.set(source, nonce + 1n);
     }
     return this.pool.select(max, (source) => next.get(source));
   }
 
   private afterLedger(ledger: ExecutedLedger): void {
-    for (const { tx, error } of ledger.refused) if (error instanceof ChainError) this.pool.remove(tx);
+    for (const { tx } of ledger.refused) this.pool.remove(tx);
     const lastNonce = new Map<string, bigint>();
     for (const tx of ledger.included) lastNonce.set(tx.transaction.source_address!, tx.transaction.nonce!);
     for (const [source, nonce] of lastNonce) this.pool.removeUpTo(source, nonce);
