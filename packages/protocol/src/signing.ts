@@ -4,7 +4,8 @@ import { encodePublicKey } from "./keys.js";
 
 /**
  * One way to sign, two implementations: node:crypto on the node (`@chainsim/protocol/node-crypto`) and
- * @noble/ed25519 in the browser-safe client. Both must pass the shared vectors in test/signing.test.ts.
+ * @noble/ed25519 in the browser-safe client. Both must pass the shared vectors of
+ * describeSignerConformance in src/testing/index.ts.
  */
 export interface Ed25519Signer {
   /** Raw 32-byte public key. */
