@@ -86,6 +86,25 @@ describe("contract limits and sandbox", function () {
     expect(await chain.ledgers.accounts.allEntries((await import("../src/state/entries.js")).METADATA, address)).to.deep.equal([]);
   });
 
+  it("estimates contract creations and calls with testTransaction exactly as the ledger then charges them", async () => {
+    const { simulateTransaction } = await import("../src/execution/simulate.js");
+    const { TEST_CONTRACTS } = await import("./helpers/chain.js");
+    const position = () => ({ seq: chain.ledgers.lastHeader.seq! + 1n, closeTime: (chain.ledgers.lastHeader.close_time ?? 0n) + 1n, ledgerHash: async () => undefined });
+    const code = `function init() {} function main(input) { Chain.store("k", input); Chain.tlog("t", input); }`;
+    const deployTx = { source_address: user.address, operations: [deployOp(code)] };
+    const deployEstimate = await simulateTransaction(TEST_CONTRACTS, chain.ledgers.stateView(), chain.ledgers.params, position(), deployTx, 1);
+    const deployed = await chain.run(user, deployTx.operations, { fee_limit: deployEstimate.actualFee });
+    expect(recordCode(deployed), deployed.error_desc).to.equal(0);
+    expect(deployed.actual_fee).to.equal(deployEstimate.actualFee);
+    const address = JSON.parse(deployed.error_desc!)[0].contract_address as string;
+    const callTx = { source_address: user.address, operations: [{ type: 7, pay_coin: { dest_address: address, amount: 0n, input: "hello" } }] };
+    const callEstimate = await simulateTransaction(TEST_CONTRACTS, chain.ledgers.stateView(), chain.ledgers.params, position(), callTx, 1);
+    const called = await chain.run(user, callTx.operations, { fee_limit: callEstimate.actualFee });
+    expect(recordCode(called), called.error_desc).to.equal(0);
+    expect(called.actual_fee).to.equal(callEstimate.actualFee);
+    expect((await chain.metadata(address, "k"))?.value).to.equal("hello");
+  });
+
   it("keeps records free of the host: a failure's stack has only the contract's frames", async () => {
     const address = await deployContract(chain, user, `function init() {}\nfunction inner() { throw new Error("deep"); }\nfunction main() { inner(); }`);
     const desc = JSON.parse((await invokeContract(chain, user, address, "")).error_desc!);

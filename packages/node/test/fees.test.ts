@@ -4,7 +4,7 @@ import { ChainError, ErrorCode, SignedTransaction, codecs, toHex, type Transacti
 import { actualFee } from "../src/execution/checks.js";
 import { EMPTY_HASH } from "../src/execution/operations.js";
 import { simulateTransaction } from "../src/execution/simulate.js";
-import { GAS_PRICE, TestChain, chainPerTest, codeOf, makeKey, op, recordCode, sign } from "./helpers/chain.js";
+import { GAS_PRICE, TEST_CONTRACTS, TestChain, chainPerTest, codeOf, makeKey, op, recordCode, sign } from "./helpers/chain.js";
 
 const A = makeKey("a");
 const B = makeKey("b");
@@ -140,7 +140,7 @@ describe("fees", () => {
   });
 
   describe("simulateTransaction (testTransaction)", () => {
-    const simulate = (input: Transaction, signatures = 1) => simulateTransaction(chain.ledgers.stateView(), chain.ledgers.params, chain.ledgers.lastHeader.seq! + 1n, input, signatures);
+    const simulate = (input: Transaction, signatures = 1) => simulateTransaction(TEST_CONTRACTS, chain.ledgers.stateView(), chain.ledgers.params, { seq: chain.ledgers.lastHeader.seq! + 1n, closeTime: (chain.ledgers.lastHeader.close_time ?? 0n) + 1n, ledgerHash: async () => undefined }, input, signatures);
 
     it("returns fee_limit == actual_fee, fills nonce and gas_price, and writes nothing", async () => {
       const header = chain.ledgers.lastHeader;

@@ -14,6 +14,7 @@ import {
 } from "@chainsim/protocol";
 import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import type { NodeContext } from "../../context.js";
+import type { LedgerPosition } from "../../execution/contracts/engine.js";
 import { queryContract } from "../../execution/contracts/query.js";
 import { simulateTransaction } from "../../execution/simulate.js";
 import { query, sendJson } from "../app.js";
@@ -135,8 +136,7 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
         : codecs.Transaction.decode(fromHex(String(item.transaction_blob ?? ""), "transaction_blob"));
     const signatureCount = Number(toInt64(item.signature_number ?? 1, "signature_number"));
     if (signatureCount < 1 || signatureCount > 100) throw new ChainError(ErrorCode.INVALID_PARAMETER, "signature_number should be between 1 and 100");
-    const nextSeq = ctx.ledgers.lastHeader.seq! + 1n;
-    const simulation = await simulateTransaction(ctx.ledgers.stateView(), ctx.ledgers.params, nextSeq, transaction, signatureCount);
+    const simulation = await simulateTransaction(ctx.queries, ctx.ledgers.stateView(), ctx.ledgers.params, nextLedger(ctx), transaction, signatureCount);
     sendJson(res, {
       error_code: 0,
       error_desc: "",
@@ -165,14 +165,24 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
     const optType = Number(toInt64(body.opt_type ?? 2, "opt_type"));
     if (optType !== 2) throw new ChainError(ErrorCode.INVALID_PARAMETER, "opt_type 2 (query) is the only mode of callContract");
     const source = body.source_address === undefined || body.source_address === "" ? "" : checkAddress(String(body.source_address), "source_address", ErrorCode.INVALID_PARAMETER);
-    const tip = ctx.ledgers.lastHeader;
-    const { error, result } = await queryContract(ctx.queries, ctx.ledgers.stateView(), ctx.ledgers.params, {
-      seq: tip.seq! + 1n,
-      closeTime: (tip.close_time ?? 0n) + 1n,
-      ledgerHash: async (seq) => (await ctx.ledgers.ledgers.ledger(seq))?.header?.hash,
-    }, { contractAddress: address, code, input: typeof body.input === "string" ? body.input : "", source });
+    const { error, result } = await queryContract(ctx.queries, ctx.ledgers.stateView(), ctx.ledgers.params, nextLedger(ctx), {
+      contractAddress: address,
+      code,
+      input: typeof body.input === "string" ? body.input : "",
+      source,
+    });
     sendJson(res, { error_code: error?.code ?? 0, error_desc: error?.message ?? "", result });
   });
+}
+
+/** Where queries and estimates run: as if in the next ledger (contract-runtime.md §1). */
+function nextLedger(ctx: NodeContext): LedgerPosition {
+  const tip = ctx.ledgers.lastHeader;
+  return {
+    seq: tip.seq! + 1n,
+    closeTime: (tip.close_time ?? 0n) + 1n,
+    ledgerHash: async (seq) => (await ctx.ledgers.ledgers.ledger(seq))?.header?.hash,
+  };
 }
 
 function page(startText: string | undefined, limitText: string | undefined): { start: number; limit: number } {
