@@ -140,10 +140,6 @@ export class Executor {
       gasPrice: t.gas_price ?? 0n,
       baseGas: gasOf(tx),
     }, this.contracts.trace);
-    const fee = () => {
-      const total = (run.tx.baseGas + run.extraGas) * run.tx.gasPrice;
-      return total < run.tx.feeLimit ? total : run.tx.feeLimit;
-    };
     let error: ChainError | undefined;
     state.checkpoint();
     try {
@@ -151,17 +147,17 @@ export class Executor {
         const opSource = op.source_address ?? sourceAddress;
         await applyOperation(state, this.params, opSource, op, run.operationHooks(index, opSource));
       }
-      await this.charge(state, sourceAddress, fee(), this.params.baseReserve);
+      await this.charge(state, sourceAddress, run.fee(), this.params.baseReserve);
       state.commit();
     } catch (e) {
       state.rollback();
       error = asChainError(e);
-      await this.charge(state, sourceAddress, fee(), 0n);
+      await this.charge(state, sourceAddress, run.fee(), 0n);
     }
-    if (fee() > 0n) {
+    if (run.fee() > 0n) {
       // Validators have accounts from the genesis; should a proposer have none, the fee creates it.
       const leader = (await state.account(proposer)) ?? newAccount(proposer, 0n, DEFAULT_PRIVILEGE);
-      leader.balance = addInt64(leader.balance ?? 0n, fee(), `balance of ${proposer}`);
+      leader.balance = addInt64(leader.balance ?? 0n, run.fee(), `balance of ${proposer}`);
       state.putAccount(leader);
     }
     const contractTxs = error ? [] : run.contractTxs;
@@ -172,7 +168,7 @@ export class Executor {
       ledger_seq: seq,
       close_time: closeTime,
       hash: tx.hash,
-      actual_fee: fee(),
+      actual_fee: run.fee(),
       contract_tx_hashes: contractTxs.map((r) => r.hash!),
     };
     return [record, ...contractTxs];

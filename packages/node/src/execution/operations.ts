@@ -48,7 +48,7 @@ export interface ContractHooks {
   /** Runs `init` of a contract account just created; a failure fails the operation. */
   contractCreated(address: string, initInput: string, initBalance: bigint): Promise<void>;
   /** Runs `main` of a contract account just paid; resolves with what main returned. */
-  contractPaid(address: string, payment: Payment, input: string, operationSource: string): Promise<unknown>;
+  contractPaid(address: string, payment: Payment, input: string): Promise<unknown>;
 }
 
 /** What a payment brought a contract: coins, or an asset (`Chain.msg.coinAmount` / `Chain.msg.asset`). */
@@ -152,7 +152,7 @@ async function payCoin(
   const target = await payee(state, params, dest, amount);
   target.balance = addInt64(target.balance ?? 0n, amount, `balance of ${dest}`);
   state.putAccount(target);
-  if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, { coin: amount }, body.input ?? "", source);
+  if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, { coin: amount }, body.input ?? "");
 }
 
 /**
@@ -208,7 +208,7 @@ async function payAsset(
   const target = await payee(state, params, dest, 0n);
   state.putAccount(target);
   await addAsset(state, dest, key, amount);
-  if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, { asset: { key, amount } }, body.input ?? "", source);
+  if (target.contract?.payload) await contractHooks(hooks).contractPaid(dest, { asset: { key, amount } }, body.input ?? "");
 }
 
 /**

@@ -93,6 +93,17 @@ export class ContractRun {
     this.operationSource = tx.source;
   }
 
+  /** (the transaction's gas + its contracts' transactions' gas) × gas_price. */
+  uncappedFee(): bigint {
+    return (this.tx.baseGas + this.extraGas) * this.tx.gasPrice;
+  }
+
+  /** The fee the user transaction pays: never more than its fee_limit. */
+  fee(): bigint {
+    const fee = this.uncappedFee();
+    return fee < this.tx.feeLimit ? fee : this.tx.feeLimit;
+  }
+
   /** Hooks for the user's operation `index` from `source`. */
   operationHooks(index: number, source: string): ContractHooks {
     this.operationIndex = index;
@@ -199,7 +210,7 @@ export class ContractRun {
     // Its bytes, plus the creation surcharge for a contract it deploys (compat.md §6), like a user's would.
     this.extraGas += BigInt(codecs.RawTransactionEnv.encode(env).length);
     if (op.create_account?.contract?.payload) this.extraGas += LIMITS.contractGas;
-    const fee = (this.tx.baseGas + this.extraGas) * this.tx.gasPrice;
+    const fee = this.uncappedFee();
     if (fee > this.tx.feeLimit) {
       throw new ChainError(ErrorCode.FEE_NOT_ENOUGH, `contract transactions raise the fee to ${fee}, above fee_limit ${this.tx.feeLimit}`);
     }

@@ -10,6 +10,12 @@ const notFound = (what: string) => ({ error_code: ErrorCode.NOT_EXIST, error_des
 export function mountAccountRoutes(app: Express, ctx: NodeContext): void {
   const address = (value: string | undefined) => checkAddress(value ?? "", "address", ErrorCode.INVALID_PARAMETER);
 
+  /** The account's metadata: one key's entry (or none) when `key` is given, else all of it. */
+  const metadataOf = async (addr: string, key: string | undefined) =>
+    (key === undefined ? await ctx.ledgers.accounts.allEntries(METADATA, addr) : [await ctx.ledgers.accounts.entry(METADATA, addr, key)]).filter(
+      (kp) => kp !== undefined,
+    );
+
   app.get("/getAccountBase", async (req, res) => {
     const addr = address(query(req, "address"));
     const account = await ctx.ledgers.accounts.account(addr);
@@ -26,8 +32,7 @@ export function mountAccountRoutes(app: Express, ctx: NodeContext): void {
     const key = metadataKey(query(req, "key"));
     const account = await ctx.ledgers.accounts.account(addr);
     if (!account) return sendJson(res, notFound(`account ${addr}`));
-    const metadata = key === undefined ? await ctx.ledgers.accounts.allEntries(METADATA, addr) : [await ctx.ledgers.accounts.entry(METADATA, addr, key)];
-    const entries = metadata.filter((kp) => kp !== undefined).map(metadataJson);
+    const entries = (await metadataOf(addr, key)).map(metadataJson);
     const assets = (await ctx.ledgers.accounts.allEntries(ASSETS, addr)).map(assetJson);
     sendJson(res, { error_code: 0, result: { ...accountJson(account), assets: assets.length ? assets : null, metadatas: entries.length ? entries : null } });
   });
@@ -36,8 +41,7 @@ export function mountAccountRoutes(app: Express, ctx: NodeContext): void {
     const addr = address(query(req, "address"));
     const key = metadataKey(query(req, "key"));
     if (!(await ctx.ledgers.accounts.account(addr))) return sendJson(res, notFound(`account ${addr}`));
-    const metadata = key === undefined ? await ctx.ledgers.accounts.allEntries(METADATA, addr) : [await ctx.ledgers.accounts.entry(METADATA, addr, key)];
-    const found = metadata.filter((kp) => kp !== undefined);
+    const found = await metadataOf(addr, key);
     if (found.length === 0) return sendJson(res, notFound(key === undefined ? `metadata of ${addr}` : `metadata ${key} of ${addr}`));
     sendJson(res, { error_code: 0, result: Object.fromEntries(found.map((kp) => [kp.key ?? "", metadataJson(kp)])) });
   });
