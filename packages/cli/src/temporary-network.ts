@@ -14,10 +14,13 @@ export interface TemporaryNetwork {
   cleanup(): Promise<void>;
 }
 
-/** A port base whose ports are all free: random, checked, retried. */
+/**
+ * A port base whose ports are all free: random in 20000..32000, checked, retried. The range stays below
+ * Linux's ephemeral ports (32768–60999), which outgoing connections may take at any moment.
+ */
 export async function freePortBase(nodes: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20000 + 10 * Math.floor(Math.random() * 3000);
+    const base = 20000 + 10 * Math.floor(Math.random() * 1201);
     const ports = Array.from({ length: nodes }, (_, i) => nodePorts(base, i)).flatMap((p) => [p.p2p, p.http, p.ws]);
     if ((await Promise.all(ports.map((p) => isPortFree(p)))).every(Boolean)) return base;
   }

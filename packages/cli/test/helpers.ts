@@ -4,8 +4,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "chai";
 import { CliError } from "../src/errors.js";
-import { highestPort } from "../src/network-config.js";
-import { isPortFree } from "../src/port-check.js";
 
 export const CLI_BIN = fileURLToPath(new URL("../src/bin.js", import.meta.url));
 export const FAKE_VALIDATOR = fileURLToPath(new URL("./fixtures/fake-validator.js", import.meta.url));
@@ -14,15 +12,6 @@ export const FAKE_VALIDATOR = fileURLToPath(new URL("./fixtures/fake-validator.j
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), "chainsim-cli-test-"));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
-/** A random port base whose ports for `nodeCount` validators are all free right now. */
-export async function freePortBase(nodeCount: number): Promise<number> {
-  for (;;) {
-    const base = 20_000 + 10 * Math.floor(Math.random() * 3_000);
-    const ports = Array.from({ length: highestPort(0, nodeCount) }, (_, i) => base + 1 + i);
-    if ((await Promise.all(ports.map(isPortFree))).every(Boolean)) return base;
-  }
 }
 
 /** Asserts that `action` fails with a CliError whose message matches `pattern`; returns the error. */

@@ -7,8 +7,9 @@ import { launchNetwork, stopRecordedNetwork, type LaunchOptions } from "../src/l
 import { parseManifest, type Manifest } from "../src/manifest.js";
 import { readNetworkRecord } from "../src/network-record.js";
 import { isValidatorRunning } from "../src/processes.js";
+import { freePortBase } from "../src/temporary-network.js";
 import { stopValidator } from "../src/validator.js";
-import { expectCliError, FAKE_VALIDATOR, freePortBase, tempDir } from "./helpers.js";
+import { expectCliError, FAKE_VALIDATOR, tempDir } from "./helpers.js";
 
 /** Launcher tests run a stand-in validator (test/fixtures/fake-validator.ts) instead of `chainsim node`. */
 describe("launcher (with a stand-in validator)", () => {
