@@ -116,7 +116,7 @@ describe("launcher (with a stand-in validator)", () => {
   });
 
   it("stops a detached network from its record (chainsim down)", async () => {
-    const handle = await launchNetwork(manifest, options("ok", { detach: true }));
+    const handle = await launch("ok", { detach: true }); // also stopped by afterEach if an assertion fails
     const result = (await stopRecordedNetwork(join(dir, "data")))!;
     expect(result.record.detached).to.equal(true);
     expect(result.stopped).to.deep.equal(handle.nodes.map((n) => ({ name: n.name, pid: n.pid, outcome: "stopped" })));
