@@ -30,6 +30,11 @@ export interface LaunchOptions {
   onProgress?: (message: string) => void;
   /** The validator program before `--config FILE` (tests use a stand-in); default `chainsim node`. */
   command?: string[];
+  /**
+   * Aborting it (e.g. on Ctrl-C) makes the launch fail with the signal's reason, after stopping the
+   * validators already started.
+   */
+  signal?: AbortSignal;
 }
 
 /** A running validator; `process` changes when the node restarts, and `pid` follows it. */
@@ -102,6 +107,7 @@ export async function launchNetwork(manifest: Manifest, options: LaunchOptions):
   progress(`starting ${manifest.nodes.length} validator(s) of ${manifest.name} in ${dataDir}`);
   try {
     for (const [i, config] of networkConfigs(manifest, { dataDir, portBase }).entries()) {
+      options.signal?.throwIfAborted();
       const validator = await startValidator(config, validatorPaths(dataDir, config.node_name), start);
       nodes.push({
         name: config.node_name,
@@ -117,9 +123,10 @@ export async function launchNetwork(manifest: Manifest, options: LaunchOptions):
       });
       progress(`started ${config.node_name} (pid ${validator.pid}), log ${validator.paths.logFile}`);
     }
+    options.signal?.throwIfAborted();
     // Recorded before waiting, so `chainsim down` can clean up even if this process dies meanwhile.
     await writeNetworkRecord(networkRecord(handle, options.detach ?? false, startedAt));
-    await waitForNodes(nodes, { timeoutMs: options.readyTimeoutMs, onProgress: progress });
+    await waitForNodes(nodes, { timeoutMs: options.readyTimeoutMs, onProgress: progress, signal: options.signal });
   } catch (error) {
     await handle.stop();
     throw error;

@@ -82,6 +82,8 @@ export interface ReadyOptions {
   /** Give up after this long (default 30 s). */
   timeoutMs?: number;
   onProgress?: (message: string) => void;
+  /** Stop waiting, throwing the signal's reason, once it is aborted. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -98,6 +100,7 @@ export async function waitForNodes(
   const waiting = new Set(nodes);
   let nextReport = started + 2_000;
   while (waiting.size > 0) {
+    options.signal?.throwIfAborted();
     for (const node of nodes) {
       const status = node.process.exitStatus;
       if (status) throw await startFailure(node, `exited (${describeExit(status)}) while the network was starting`);
@@ -109,6 +112,7 @@ export async function waitForNodes(
       }
     }
     if (waiting.size === 0) break;
+    options.signal?.throwIfAborted();
     const now = Date.now();
     const late = [...waiting][0];
     if (now >= deadline) throw await startFailure(late, `did not answer GET ${late.http}/hello within ${timeoutMs / 1000} s`);

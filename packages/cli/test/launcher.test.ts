@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { expect } from "chai";
+import { CliError } from "../src/errors.js";
 import { launchNetwork, stopRecordedNetwork, type LaunchOptions } from "../src/launcher.js";
 import { parseManifest, type Manifest } from "../src/manifest.js";
 import { readNetworkRecord } from "../src/network-record.js";
@@ -91,6 +92,20 @@ describe("launcher (with a stand-in validator)", () => {
     expect(error.details).to.match(/=== chainsim: starting v1/);
     const record = await readNetworkRecord(join(dir, "data"));
     expect(record).to.equal(undefined);
+  });
+
+  it("stops the validators already started when its signal is aborted during start-up", async () => {
+    const pids: number[] = [];
+    const controller = new AbortController();
+    const onProgress = (message: string) => {
+      const started = /^started v\d \(pid (\d+)\)/.exec(message);
+      if (started) pids.push(Number(started[1]));
+      if (pids.length === 2) controller.abort(new CliError("interrupted", "try again"));
+    };
+    await expectCliError(() => launch("silent", { onProgress, signal: controller.signal }), /^interrupted$/);
+    expect(pids).to.have.length(2);
+    for (const [i, pid] of pids.entries()) expect(isValidatorRunning(pid, join(dir, "data", `v${i + 1}`, "config.json"))).to.equal(false);
+    expect(await readNetworkRecord(join(dir, "data"))).to.equal(undefined);
   });
 
   it("restarts one validator after SIGKILL, wiping its data on request", async () => {

@@ -1,11 +1,15 @@
 import { resolve } from "node:path";
 import { integerFlag, parseCommandArgs } from "../args.js";
+import { CliError } from "../errors.js";
 import { launchNetwork, type NetworkHandle } from "../launcher.js";
 import { loadManifest } from "../manifest.js";
 import { removeNetworkRecord } from "../network-record.js";
 import { accountJson, formatAccount, formatTable, INSECURE_NOTE } from "../output.js";
 import { DEFAULT_MANIFEST_PATH } from "../paths.js";
 import { describeExit } from "../validator.js";
+
+/** The signals that stop a foreground network (and a start-up in progress). */
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** Where a network keeps its data unless --data-dir says otherwise. */
 export function defaultDataDir(network: string): string {
@@ -27,13 +31,28 @@ export async function up(args: string[]): Promise<number> {
     1,
   );
   const manifest = await loadManifest(positionals[0] ?? DEFAULT_MANIFEST_PATH);
-  const handle = await launchNetwork(manifest, {
-    dataDir: values["data-dir"] ?? defaultDataDir(manifest.name),
-    portBase: integerFlag("port-base", values["port-base"]),
-    detach: values.detach,
-    fresh: values.fresh,
-    onProgress: (message) => process.stderr.write(`${message}\n`),
-  });
+  // A signal during start-up aborts the launch, which stops the validators already started (launchNetwork
+  // does that on any failure). Installed before launching, replaced by runForeground's once it is up.
+  const startup = new AbortController();
+  const onStartupSignal = (signal: NodeJS.Signals) => {
+    if (startup.signal.aborted) return void process.stderr.write("still stopping the validators already started\n");
+    process.stderr.write(`${signal}: stopping the validators already started\n`);
+    startup.abort(new CliError(`${signal} while network ${manifest.name} was starting; the validators already started were stopped`, "Run chainsim up again to start it"));
+  };
+  for (const signal of SIGNALS) process.on(signal, onStartupSignal);
+  let handle: NetworkHandle;
+  try {
+    handle = await launchNetwork(manifest, {
+      dataDir: values["data-dir"] ?? defaultDataDir(manifest.name),
+      portBase: integerFlag("port-base", values["port-base"]),
+      detach: values.detach,
+      fresh: values.fresh,
+      onProgress: (message) => process.stderr.write(`${message}\n`),
+      signal: startup.signal,
+    });
+  } finally {
+    for (const signal of SIGNALS) process.off(signal, onStartupSignal);
+  }
   process.stdout.write((values.json ? summaryJson(handle) : summaryText(handle, values.detach ?? false)) + "\n");
   return values.detach ? 0 : runForeground(handle);
 }
@@ -84,7 +103,7 @@ function runForeground(handle: NetworkHandle): Promise<number> {
         resolveExit(0);
       });
     };
-    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown(signal));
+    for (const signal of SIGNALS) process.on(signal, () => shutdown(signal));
 
     let running = handle.nodes.length;
     let clean = true;
