@@ -62,6 +62,15 @@ export const DEFAULT_CONSENSUS: ConsensusConfig = {
   max_txs_per_ledger: 10000,
 };
 
+/** Splits a validated `host:port` config value (webserver, wsserver, p2p addresses) at its last colon. */
+export function parseHostPort(text: string): { host: string; port: number } {
+  const colon = text.lastIndexOf(":");
+  const host = text.slice(0, colon);
+  const port = Number(text.slice(colon + 1));
+  if (colon <= 0 || !/^\d+$/.test(text.slice(colon + 1)) || port > 65535) throw new Error(`${JSON.stringify(text)} is not host:port`);
+  return { host, port };
+}
+
 /** Validates a parsed config file; ChainError(2) naming the first bad key. */
 export function parseNodeConfig(json: unknown): NodeConfig {
   const c = json as Partial<NodeConfig> & Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { addressFromPublicKey, decodePrivateKey, parseJson } from "@chainsim/protocol";
 import { Ed25519Verifier, NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
-import { parseNodeConfig, type NodeConfig } from "./config.js";
+import { parseHostPort, parseNodeConfig, type NodeConfig } from "./config.js";
 import type { NodeContext } from "./context.js";
 import { SignatureChecker } from "./execution/authorization.js";
 import { createApp } from "./http/app.js";
@@ -90,7 +90,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 }
 
 function listen(app: ReturnType<typeof createApp>, hostPort: string): Promise<Server> {
-  const [host, port] = [hostPort.slice(0, hostPort.lastIndexOf(":")), Number(hostPort.slice(hostPort.lastIndexOf(":") + 1))];
+  const { host, port } = parseHostPort(hostPort);
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
     server.once("listening", () => resolve(server));

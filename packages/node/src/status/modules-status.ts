@@ -1,5 +1,6 @@
 import { uptime } from "node:os";
 import type { Json } from "@chainsim/protocol";
+import { parseHostPort } from "../config.js";
 import type { NodeContext } from "../context.js";
 import { DATABASE_NAMES } from "../storage/databases.js";
 import { consensusInfo } from "./consensus-info.js";
@@ -68,6 +69,6 @@ export async function modulesStatus(ctx: NodeContext): Promise<{ [key: string]: 
     time,
   };
   status["web server"] = { context: false, ...ctx.webStats, thread_count: 1, time };
-  status.websocket_server = { clients: [], listen_port: Number(ctx.config.wsserver.listen_address.split(":").pop()), time };
+  status.websocket_server = { clients: [], listen_port: parseHostPort(ctx.config.wsserver.listen_address).port, time };
   return status;
 }

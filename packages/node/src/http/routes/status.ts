@@ -1,4 +1,5 @@
 import type { Express } from "express";
+import { parseHostPort } from "../../config.js";
 import type { NodeContext } from "../../context.js";
 import { consensusInfo } from "../../status/consensus-info.js";
 import { modulesStatus } from "../../status/modules-status.js";
@@ -18,7 +19,7 @@ export function mountStatusRoutes(app: Express, ctx: NodeContext): void {
       monitor_version: "1000",
       network_id: ctx.config.genesis.chain_id,
       overlay_version: "1000",
-      websocket_address: Number(ctx.config.wsserver.listen_address.split(":").pop()),
+      websocket_address: parseHostPort(ctx.config.wsserver.listen_address).port,
     });
   });
   app.get("/getModulesStatus", async (_req, res) => sendJson(res, await modulesStatus(ctx)));
