@@ -19,7 +19,7 @@ import type { AccountStore } from "../storage/account-store.js";
 import type { SignatureChecker } from "./authorization.js";
 import { checkState, checkStatic, gasOf } from "./checks.js";
 import { ContractRun } from "./contracts/engine.js";
-import { applyOperation, DEFAULT_PRIVILEGE, EMPTY_HASH, newAccount } from "./operations.js";
+import { applyOperation, debit, DEFAULT_PRIVILEGE, EMPTY_HASH, newAccount } from "./operations.js";
 import { LEDGER_VERSION, type ChainParams } from "./params.js";
 import { ASSETS, METADATA, type EntryKind } from "../state/entries.js";
 
@@ -147,12 +147,12 @@ export class Executor {
         const opSource = op.source_address ?? sourceAddress;
         await applyOperation(state, this.params, opSource, op, run.operationHooks(index, opSource));
       }
-      await this.charge(state, sourceAddress, run.fee(), this.params.baseReserve);
+      await debit(state, sourceAddress, run.fee(), this.params.baseReserve);
       state.commit();
     } catch (e) {
       state.rollback();
       error = asChainError(e);
-      await this.charge(state, sourceAddress, run.fee(), 0n);
+      await debit(state, sourceAddress, run.fee(), 0n);
     }
     if (run.fee() > 0n) {
       // Validators have accounts from the genesis; should a proposer have none, the fee creates it.
@@ -174,31 +174,17 @@ export class Executor {
     return [record, ...contractTxs];
   }
 
-  /** Takes the fee from the source, keeping `reserve`; ChainError(100) when it cannot. */
-  private async charge(state: StateView, address: string, fee: bigint, reserve: bigint): Promise<void> {
-    const account = (await state.account(address))!;
-    const balance = account.balance ?? 0n;
-    if (balance - fee < reserve) {
-      throw new ChainError(ErrorCode.LOW_RESERVE, `balance ${balance} of ${address} cannot pay the fee ${fee} and keep the base reserve ${reserve}`);
-    }
-    account.balance = balance - fee;
-    state.putAccount(account);
-  }
-
   /** Finishes a ledger: metadata hashes, the account tree root, the header and its hash. */
   private async seal(
     state: StateView,
     ledger: { seq: bigint; previous?: LedgerHeader; value: ConsensusValue; txCount: bigint },
   ): Promise<{ header: LedgerHeader; changes: LedgerChanges; commitTree: () => void }> {
-    for (const address of state.touched(METADATA)) {
-      const account = (await state.account(address))!;
-      account.metadatas_hash = hashEntries(METADATA, await state.allEntries(METADATA, address));
-      state.putAccount(account);
-    }
-    for (const address of state.touched(ASSETS)) {
-      const account = (await state.account(address))!;
-      account.assets_hash = hashEntries(ASSETS, await state.allEntries(ASSETS, address));
-      state.putAccount(account);
+    for (const [kind, field] of [[METADATA, "metadatas_hash"], [ASSETS, "assets_hash"]] as const) {
+      for (const address of state.touched(kind)) {
+        const account = (await state.account(address))!;
+        account[field] = hashEntries<object>(kind, await state.allEntries<object>(kind, address));
+        state.putAccount(account);
+      }
     }
     const changes = state.changes();
     const leaves = new Map((changes.accounts ?? []).map((c) => [c.account!.address!, AccountTree.leaf(codecs.Account.encode(c.account!))]));

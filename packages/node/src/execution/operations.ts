@@ -84,12 +84,12 @@ async function requireAccount(state: StateView, address: string): Promise<Accoun
   return (await state.account(address)) ?? fail(ErrorCode.ACCOUNT_NOT_EXIST, `account ${address} does not exist`);
 }
 
-/** Takes `amount` from `source`, keeping its base reserve. */
-async function debit(state: StateView, params: ChainParams, source: string, amount: bigint): Promise<void> {
+/** Takes `amount` from `source`, keeping `reserve`; ChainError(100) when it cannot. */
+export async function debit(state: StateView, source: string, amount: bigint, reserve: bigint): Promise<void> {
   const account = await requireAccount(state, source);
   const balance = account.balance ?? 0n;
-  if (balance - amount < params.baseReserve) {
-    fail(ErrorCode.LOW_RESERVE, `balance ${balance} of ${source} cannot pay ${amount} and keep the base reserve ${params.baseReserve}`);
+  if (balance - amount < reserve) {
+    fail(ErrorCode.LOW_RESERVE, `balance ${balance} of ${source} cannot pay ${amount} and keep the base reserve ${reserve}`);
   }
   account.balance = balance - amount;
   state.putAccount(account);
@@ -128,7 +128,7 @@ async function createAccount(
       type_thresholds: mergeTypeThresholds([], priv.thresholds?.type_thresholds ?? []),
     },
   };
-  await debit(state, params, source, initBalance);
+  await debit(state, source, initBalance, params.baseReserve);
   state.putAccount({ ...newAccount(dest, initBalance, checkedPriv), ...(contract && { contract: { type: contract.type, payload: contract.payload, owner: contract.owner } }) });
   for (const kp of body.metadatas ?? []) {
     const key = checkMetadata(kp.key ?? "", kp.value ?? "");
@@ -148,7 +148,7 @@ async function payCoin(
   const amount = body.amount ?? 0n;
   if (amount < 0n) fail(ErrorCode.INVALID_PARAMETER, "pay_coin.amount must not be negative");
   if (dest === source) fail(ErrorCode.SOURCE_EQUALS_DESTINATION, "pay_coin.dest_address equals the source");
-  await debit(state, params, source, amount);
+  await debit(state, source, amount, params.baseReserve);
   const target = await payee(state, params, dest, amount);
   target.balance = addInt64(target.balance ?? 0n, amount, `balance of ${dest}`);
   state.putAccount(target);
