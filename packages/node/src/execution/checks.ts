@@ -25,12 +25,15 @@ const SUPPORTED = new Set([
   OperationType.SET_PRIVILEGE,
 ]);
 
-/** Gas of a transaction (compat.md §6): its TransactionEnv size plus a surcharge per contract creation. */
+/** Gas of a transaction (compat.md §6): its TransactionEnv size plus its contract creations' surcharge. */
 export function gasOf(tx: SignedTransaction): bigint {
-  const creations = (tx.transaction.operations ?? []).filter(
-    (op) => op.type === OperationType.CREATE_ACCOUNT && op.create_account?.contract?.payload,
-  ).length;
-  return BigInt(tx.envSize) + BigInt(creations) * LIMITS.contractGas;
+  return BigInt(tx.envSize) + creationGas(tx.transaction.operations ?? []);
+}
+
+/** The surcharge of every contract creation (CREATE_ACCOUNT with a payload) among `operations`. */
+export function creationGas(operations: Operation[]): bigint {
+  const creations = operations.filter((op) => op.type === OperationType.CREATE_ACCOUNT && op.create_account?.contract?.payload).length;
+  return BigInt(creations) * LIMITS.contractGas;
 }
 
 export function actualFee(tx: SignedTransaction): bigint {

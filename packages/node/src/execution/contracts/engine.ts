@@ -21,7 +21,8 @@ import {
 } from "@chainsim/protocol";
 import type { StateView } from "../../state/state-view.js";
 import { applyOperation, type ContractHooks } from "../operations.js";
-import { LIMITS, type ChainParams } from "../params.js";
+import { creationGas } from "../checks.js";
+import type { ChainParams } from "../params.js";
 import { ChainHost } from "./chain-host.js";
 
 /** Where a contract runs: whose code, whose storage, what it sees, how deep. */
@@ -208,8 +209,7 @@ export class ContractRun {
       trigger: { transaction_type: 1, ledger_seq: this.ledger.seq, transaction: { hash: this.tx.hash, index: BigInt(this.operationIndex) } },
     };
     // Its bytes, plus the creation surcharge for a contract it deploys (compat.md §6), like a user's would.
-    this.extraGas += BigInt(codecs.RawTransactionEnv.encode(env).length);
-    if (op.create_account?.contract?.payload) this.extraGas += LIMITS.contractGas;
+    this.extraGas += BigInt(codecs.RawTransactionEnv.encode(env).length) + creationGas([op]);
     const fee = this.uncappedFee();
     if (fee > this.tx.feeLimit) {
       throw new ChainError(ErrorCode.FEE_NOT_ENOUGH, `contract transactions raise the fee to ${fee}, above fee_limit ${this.tx.feeLimit}`);
