@@ -105,6 +105,12 @@ describe("contract limits and sandbox", function () {
     expect((await chain.metadata(address, "k"))?.value).to.equal("hello");
   });
 
+  it("answers many concurrent queries on one runtime, each with its own result", async () => {
+    const address = await deployContract(chain, user, `function init() {} function query(i) { return i + ":" + Chain.getBalance(Chain.thisAddress) + Chain.load("x"); }`);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => queryOn(chain, address, String(i), user.address)));
+    expect(answers.map((a) => a.result.query_rets)).to.deep.equal(Array.from({ length: 20 }, (_, i) => [{ result: { type: "string", value: `${i}:0false` } }]));
+  });
+
   it("keeps records free of the host: a failure's stack has only the contract's frames", async () => {
     const address = await deployContract(chain, user, `function init() {}\nfunction inner() { throw new Error("deep"); }\nfunction main() { inner(); }`);
     const desc = JSON.parse((await invokeContract(chain, user, address, "")).error_desc!);

@@ -101,16 +101,16 @@ export class JsRuntime {
       }
       const value = await this.run(isolate, context, code, request);
       counted = true;
-      this.countSteps(context, request.meter);
+      await this.countSteps(context, request.meter);
       // A failed sub-transaction or the step limit fails the execution even when the contract caught it.
       if (request.meter.fatal || request.meter.exhausted) throw new Error("failed inside a caught exception");
       return {
         value,
-        memoryUsage: isolate.getHeapStatisticsSync().used_heap_size,
+        memoryUsage: (await isolate.getHeapStatistics()).used_heap_size,
         applyTimeUs: Math.round((performance.now() - started) * 1000),
       };
     } catch (error) {
-      if (context && !counted) this.countSteps(context, request.meter);
+      if (context && !counted) await this.countSteps(context, request.meter);
       throw this.failure(error, isolate, request);
     } finally {
       if (context && !isolate.isDisposed) context.release();
@@ -118,11 +118,14 @@ export class JsRuntime {
     }
   }
 
-  /** Adds the steps the isolate counted since its last host call to the meter; checks the total too. */
-  private countSteps(context: ivm.Context, meter: StepMeter): void {
+  /**
+   * Adds the steps the isolate counted since its last host call to the meter; checks the total too. Async:
+   * a synchronous call would block Node's event loop for as long as another run occupies the isolate.
+   */
+  private async countSteps(context: ivm.Context, meter: StepMeter): Promise<void> {
     let spent: unknown;
     try {
-      spent = context.evalSync(`${STEP_FUNCTION}_used()`);
+      spent = await context.eval(`${STEP_FUNCTION}_used()`);
     } catch {
       return; // the context died with its isolate: the execution failed anyway
     }
