@@ -55,11 +55,11 @@ export class ChainHost implements ContractHost {
       isAddress(address) ? ((await this.state.metadata(address, text(key, "getAccountMetadata", 1)))?.value ?? false) : false,
     getBalance: async ([address]) => (isAddress(address) ? ((await this.state.account(address))?.balance ?? 0n).toString() : false),
     getAccountPrivilege: async ([address]) => {
-      const account = isAddress(address) ? await this.state.account(address) : undefined;
+      const account = await this.accountAt(address);
       return account ? stringifyJson(codecs.AccountPrivilege.toJson(account.priv ?? {})) : false;
     },
     getContractProperty: async ([address]) => {
-      const account = isAddress(address) ? await this.state.account(address) : undefined;
+      const account = await this.accountAt(address);
       if (!account) return false;
       const payload = account.contract?.payload;
       return payload ? { type: account.contract?.type ?? ContractType.JAVASCRIPT, length: utf8(payload).length } : { type: -1, length: 0 };
@@ -81,16 +81,15 @@ export class ChainHost implements ContractHost {
     tlog: ([topic, ...datas]) => this.write({ type: OperationType.LOG, log: { topic: text(topic, "tlog", 0), datas: datas.map((d, i) => text(d, "tlog", i + 1)) } }),
     payCoin: ([dest, amount, input, metadata]) =>
       this.write({
-        type: OperationType.PAY_COIN,
+        ...payCoinOperation(text(dest, "payCoin", 0), canonicalAmount(amount, "payCoin", 1), input === undefined ? "" : text(input, "payCoin", 2)),
         ...(metadata !== undefined && { metadata: utf8(text(metadata, "payCoin", 3)) }),
-        pay_coin: { dest_address: text(dest, "payCoin", 0), amount: canonicalAmount(amount, "payCoin", 1), input: input === undefined ? "" : text(input, "payCoin", 2) },
       }),
     contractCall: async ([dest, asset, amount, input]) => {
-      const target = isAddress(dest) ? await this.state.account(dest) : undefined;
+      const target = await this.accountAt(dest);
       const value = await this.run.subTransaction(
         this.frame,
         asset === true
-          ? { type: OperationType.PAY_COIN, pay_coin: { dest_address: text(dest, "contractCall", 0), amount: canonicalAmount(amount, "contractCall", 2), input: text(input, "contractCall", 3) } }
+          ? payCoinOperation(text(dest, "contractCall", 0), canonicalAmount(amount, "contractCall", 2), text(input, "contractCall", 3))
           : payAssetOperation(text(dest, "contractCall", 0), assetKey(asset, "contractCall", 1), canonicalAmount(amount, "contractCall", 2), text(input, "contractCall", 3)),
       );
       if (!target?.contract?.payload) return true;
@@ -119,9 +118,9 @@ export class ChainHost implements ContractHost {
       return crossable(value) ? value : false;
     },
     contractQuery: ([dest, input]) =>
-      this.query(dest, input, (address) => ({
-        ...this.run.frame(address, address, { ...this.frame.env.msg, sender: this.frame.address, coinAmount: undefined, asset: undefined }, this.frame.depth + 1, true),
-      })),
+      this.query(dest, input, (address) =>
+        this.run.frame(address, address, { ...this.frame.env.msg, sender: this.frame.address, coinAmount: undefined, asset: undefined }, this.frame.depth + 1, true),
+      ),
     delegateQuery: ([dest, input]) => this.query(dest, input, (address) => ({ ...this.frame, codeAddress: address, depth: this.frame.depth + 1, readOnly: true })),
     issueAsset: ([code, amount]) =>
       this.write({ type: OperationType.ISSUE_ASSET, issue_asset: { code: text(code, "issueAsset", 0), amount: canonicalAmount(amount, "issueAsset", 1) } }),
@@ -136,6 +135,11 @@ export class ChainHost implements ContractHost {
         ...(metadata !== undefined && { metadata: utf8(text(metadata, "payAsset", 5)) }),
       }),
   };
+
+  /** The account at `address`, or undefined for an unknown account or a value that is not an address. */
+  private async accountAt(address: unknown) {
+    return isAddress(address) ? this.state.account(address) : undefined;
+  }
 
   private write(op: Parameters<ContractRun["subTransaction"]>[1]): Promise<true> {
     return this.run.subTransaction(this.frame, op).then(() => true);
@@ -166,6 +170,10 @@ function assetKey(value: unknown, name: string, index: number): { issuer: string
   const key = value as { issuer?: unknown; code?: unknown } | null;
   if (key === null || typeof key !== "object") throw new BuiltinError(`Chain.${name}: parameter ${index} should be an asset key {issuer, code}`);
   return { issuer: text(key.issuer, name, index), code: text(key.code, name, index) };
+}
+
+function payCoinOperation(dest: string, amount: bigint, input: string): Operation {
+  return { type: OperationType.PAY_COIN, pay_coin: { dest_address: dest, amount, input } };
 }
 
 function payAssetOperation(dest: string, key: { issuer: string; code: string }, amount: bigint, input: string): Operation {
