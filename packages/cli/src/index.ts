@@ -1,5 +1,6 @@
 export { accountFromSeed, devAccount, type Account } from "./accounts.js";
 export { CliError } from "./errors.js";
+export { CONTAINER_DATA_DIR, CONTAINER_LISTEN_HOST, containerNodeConfig, toContainerConfig, type ContainerLayout } from "./container-config.js";
 export { DEFAULT_PORT_BASE, loadManifest, parseManifest, PERTURBATIONS, type Manifest, type ManifestNode, type Perturbation } from "./manifest.js";
 export {
   checkPortBase,

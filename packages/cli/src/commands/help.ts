@@ -14,6 +14,10 @@ commands:
   keys [MANIFEST]       print the dev accounts: genesis and every validator
     --json                as one JSON object
   node --config FILE    run one validator from a config file (what \`up\` starts for each node)
+  node --manifest M --name N   write the config of validator N of manifest M, then run it
+    --container           the variant for docker-compose.yml: listen on 0.0.0.0, peers by service name, data in /data
+    --port-base P         as for up (default: the manifest's port_base)
+    --data-dir D          default: /data with --container, else as for up
   help                  this text
 
 MANIFEST is a network manifest (TOML); the default is networks/single.toml of the chainsim repository.`;
