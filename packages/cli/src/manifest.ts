@@ -108,13 +108,17 @@ function readGenesis(root: TomlTable, network: string): Manifest["genesis"] {
 }
 
 /** A table of positive integer settings with defaults ([consensus], [contracts]); unknown keys are errors. */
-function readSettings<T extends { [K in keyof T]: number }>(root: TomlTable, name: string, defaults: T): T {
+/** A settings table whose keys and their types (positive integer or boolean) are those of `defaults`. */
+function readSettings<T extends { [K in keyof T]: number | boolean }>(root: TomlTable, name: string, defaults: T): T {
   const table = root.table(name);
   if (!table) return { ...defaults };
   const keys = Object.keys(defaults) as (keyof T & string)[];
   table.allowOnly(keys);
   const settings = { ...defaults };
-  for (const key of keys) settings[key] = table.integer(key, 1, Number.MAX_SAFE_INTEGER, defaults[key]) as T[typeof key];
+  for (const key of keys) {
+    const fallback = defaults[key];
+    settings[key] = (typeof fallback === "boolean" ? table.boolean(key, fallback) : table.integer(key, 1, Number.MAX_SAFE_INTEGER, fallback as number)) as T[typeof key];
+  }
   return settings;
 }
 

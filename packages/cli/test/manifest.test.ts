@@ -35,7 +35,7 @@ describe("manifest", () => {
     const manifest = parseManifest(MINIMAL, "net.toml");
     expect(manifest.port_base).to.equal(16000);
     expect(manifest.consensus).to.deep.equal(DEFAULT_CONSENSUS);
-    expect(manifest.contracts).to.deep.equal({ steps: 10_240, builtin_steps: 100 });
+    expect(manifest.contracts).to.deep.equal({ steps: 10_240, builtin_steps: 100, lint: false });
     expect(manifest.genesis).to.include({ balance: 1000n, gas_price: 100n, base_reserve: 0n, chain_id: 0n, close_time: 0n });
     expect(manifest.dev).to.deep.equal({ private_key_endpoints: true });
     expect(manifest.debug).to.deep.equal({ fault_injection: true });
@@ -61,6 +61,7 @@ max_txs_per_ledger = 50
 [contracts]
 steps = 20000
 builtin_steps = 50
+lint = true
 [dev]
 private_key_endpoints = false
 [debug]
@@ -73,7 +74,7 @@ perturb = ["kill", "restart"]
     expect(manifest.port_base).to.equal(30000);
     expect(manifest.genesis).to.include({ balance: 9223372036854775807n, gas_price: 5n, base_reserve: 10n, chain_id: 7n, close_time: 1700000000000000n });
     expect(manifest.consensus).to.deep.equal({ close_interval_ms: 100, empty_close_interval_ms: 200, view_timeout_ms: 300, ckp_interval: 4, max_txs_per_ledger: 50 });
-    expect(manifest.contracts).to.deep.equal({ steps: 20000, builtin_steps: 50 });
+    expect(manifest.contracts).to.deep.equal({ steps: 20000, builtin_steps: 50, lint: true });
     expect(manifest.dev.private_key_endpoints).to.equal(false);
     expect(manifest.debug.fault_injection).to.equal(false);
     expect(manifest.nodes[0].perturb).to.deep.equal(["kill", "restart"]);

@@ -10,6 +10,8 @@ export interface ContractLimits {
    */
   costlyBuiltinSteps: Record<string, number>;
   heapMiB: number;
+  /** Stack bytes a run may hold, in the deterministic model of instrument.ts (frameBytes). */
+  stackBytes: number;
   /** Wall-clock guard per user transaction (ms); steps are what keeps validators in agreement. */
   timeMs: number;
   codeBytes: number;
@@ -17,6 +19,8 @@ export interface ContractLimits {
   maxDepth: number;
   /** Contract-made (sub-)transactions per user transaction; more fail with 154. */
   maxContractTxs: number;
+  /** Deployment refuses what the family's lint refuses (js/lint.ts) with 152. A network setting, off by default. */
+  lint: boolean;
 }
 
 export const DEFAULT_CONTRACT_LIMITS: ContractLimits = {
@@ -25,8 +29,10 @@ export const DEFAULT_CONTRACT_LIMITS: ContractLimits = {
   // A 64-bit range proof takes ~70 ms to verify: at most 4 fit in one transaction's 10,240 steps.
   costlyBuiltinSteps: { bpRangeProofVerify: 2_400, pedersenTallyVerify: 400 },
   heapMiB: 30,
+  stackBytes: 512 * 1024,
   timeMs: 1_000,
   codeBytes: 256 * 1024,
   maxDepth: 4,
   maxContractTxs: 512,
+  lint: false,
 };

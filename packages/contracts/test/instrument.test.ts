@@ -4,6 +4,7 @@ import vm from "node:vm";
 import { DEFAULT_CONTRACT_LIMITS } from "../src/limits.js";
 import {
   ContractSourceError,
+  LEAVE_FUNCTION,
   STEP_FUNCTION,
   clearInstrumentCache,
   instrument,
@@ -28,6 +29,7 @@ function run(source: string, call?: string, maxSteps = Infinity): Run {
     [STEP_FUNCTION]: () => {
       if (++counter.n > maxSteps) throw new Error("Step exceeding limit");
     },
+    [LEAVE_FUNCTION]: () => undefined,
   });
   vm.runInContext(instrument(source, LIMITS), context, { filename: "contract.js" });
   const topLevel = counter.n;
@@ -224,10 +226,43 @@ function main(input) { return helper(JSON.parse(input)); }
 
       const inFunction = `function main() {\n  'use strict'\n  // a comment\n  leak = 1;\n}`;
       const out = instrument(inFunction, LIMITS);
-      expect(out).to.match(/^function main\(\) \{\n {2}'use strict';__chainsim_step\(\);/);
+      expect(out).to.match(/^function main\(\) \{\n {2}'use strict';__chainsim_step\(128\);try\{/);
       expect(() => run(inFunction, "main()")).to.throw(/leak is not defined/);
       expect(() => run(`var f = () => { "use strict"; "other"; leak2 = 1; };`, "f()")).to.throw(/leak2 is not defined/);
       expect(steps(`function g() { "use strict"; return 1; }`, "g()")).to.equal(1);
+    });
+
+    it("wraps every function body in a frame of the stack model, popped however the body ends", () => {
+      const frames: number[] = [];
+      let depth = 0;
+      let peak = 0;
+      const context = vm.createContext({
+        [STEP_FUNCTION]: (frame?: number) => {
+          if (frame === undefined) return;
+          frames.push(frame);
+          depth += frame;
+          peak = Math.max(peak, depth);
+        },
+        [LEAVE_FUNCTION]: (frame: number) => {
+          depth -= frame;
+        },
+      });
+      const source = `function empty() {}
+        function strictEmpty() { "use strict" }
+        function slots(a, b) { var x = 1, y; let z; function inner() {} return a; }
+        var arrow = (a, /* => */ b) =>
+          a + b;
+        var object = x => ({ x });
+        var curried = () => y => y;
+        function thrower() { throw new Error("out"); }
+        function main() { empty(); strictEmpty(); slots(1, 2); arrow(1, 2); object(1); curried()(3); try { thrower(); } catch (e) {} return "done"; }`;
+      vm.runInContext(instrument(source, LIMITS), context);
+      expect(vm.runInContext("main()", context)).to.equal("done");
+      expect(depth, "every frame entered was left, the thrown one too").to.equal(0);
+      // main, empty, strictEmpty, slots (2 params + x, y, z, inner), arrow (2), object (1), curried, its arrow (1), thrower.
+      expect(frames).to.deep.equal([128, 128, 128, 128 + 16 * 6, 128 + 16 * 2, 128 + 16, 128, 128 + 16, 128]);
+      expect(peak).to.equal(128 + 128 + 16 * 6);
+      expect(vm.runInContext("object(5).x + arrow(1, 2)", context)).to.equal(8);
     });
 
     it("is deterministic: the same source instruments to the same string", () => {
@@ -249,7 +284,7 @@ function query(input) {
   return Object.keys(state).filter((k) => k !== input).map((k) => k + "=" + state[k]).join(";");
 }
 `;
-      const context = vm.createContext({ [STEP_FUNCTION]: () => undefined });
+      const context = vm.createContext({ [STEP_FUNCTION]: () => undefined, [LEAVE_FUNCTION]: () => undefined });
       vm.runInContext(instrument(contract, LIMITS), context);
       expect(vm.runInContext(`init('{"a":1,"b":2,"c":3}')`, context)).to.equal("ok");
       expect(vm.runInContext(`main('{"n":5}')`, context)).to.equal("10");

@@ -50,9 +50,11 @@ export interface ContractsConfig {
   steps: number;
   /** Steps one Chain.* / Utils.* call costs. */
   builtin_steps: number;
+  /** Deployment lints contracts as the family does (contract-runtime.md §2): 152 with the warnings. */
+  lint: boolean;
 }
 
-export const DEFAULT_CONTRACTS: ContractsConfig = { steps: 10_240, builtin_steps: 100 };
+export const DEFAULT_CONTRACTS: ContractsConfig = { steps: 10_240, builtin_steps: 100, lint: false };
 
 export const DEFAULT_CONSENSUS: ConsensusConfig = {
   close_interval_ms: 1000,
@@ -85,7 +87,10 @@ export function parseNodeConfig(json: unknown): NodeConfig {
   const contracts = { ...DEFAULT_CONTRACTS, ...(c.contracts ?? {}) } as ContractsConfig;
   for (const [section, values] of [["consensus", cons], ["contracts", contracts]] as const) {
     for (const [key, value] of Object.entries(values)) {
-      if (!Number.isInteger(value) || (value as number) <= 0) fail(`${section}.${key}`, "should be a positive integer");
+      const fallback = (section === "contracts" ? DEFAULT_CONTRACTS : DEFAULT_CONSENSUS)[key as never];
+      if (typeof fallback === "boolean") {
+        if (typeof value !== "boolean") fail(`${section}.${key}`, "should be true or false");
+      } else if (!Number.isInteger(value) || (value as number) <= 0) fail(`${section}.${key}`, "should be a positive integer");
     }
   }
   decodePrivateKey(text("validator.private_key", c.validator?.private_key));

@@ -36,7 +36,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   const dbs = await Databases.open(config.data_dir);
   try {
     const signatures = new SignatureChecker(new Ed25519Verifier());
-    const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config.contracts.steps, builtinSteps: config.contracts.builtin_steps };
+    const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config.contracts.steps, builtinSteps: config.contracts.builtin_steps, lint: config.contracts.lint };
     const contracts = { runtime: new JsRuntime(limits), limits, trace: log };
     // callContract gets isolates of its own: a query must never wait in, or damage, a ledger's isolate.
     const queries = { runtime: new JsRuntime(limits), limits };

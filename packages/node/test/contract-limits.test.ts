@@ -7,7 +7,7 @@ import { deployContract, deployOp, invokeContract, queryOn } from "./helpers/con
 describe("contract limits and sandbox", function () {
   this.timeout(30_000);
   let chain: TestChain;
-  chainPerTest((c) => (chain = c));
+  const newChain = chainPerTest((c) => (chain = c));
   const user = makeKey("limits-user");
   beforeEach(async () => {
     await chain.fund(user, 10_000_000_000n);
@@ -154,4 +154,63 @@ describe("contract limits and sandbox", function () {
     expect(new Set(counts).size).to.equal(1);
     expect(counts[0]).to.equal(1 + 1000);
   });
+
+  describe("the deterministic stack model (512 KiB)", () => {
+    // Enough steps that recursion meets the stack limit first (each frame costs a step).
+    const deep = { steps: 1_000_000, timeMs: 20_000 };
+    const recursion = `function init() {} function down(n) { return n === 0 ? 0 : down(n - 1) + 1; }
+      function query(n) { return String(down(Number(n))); } function main(n) { Chain.store("depth", String(down(Number(n)))); }`;
+    // down has one parameter: 128 + 16 bytes a frame; query (one parameter) below it.
+    const frame = 144;
+
+    it("reports stat.stack_usage as the peak of the model: the same for the same call, growing with depth", async () => {
+      const big = await newChain({ contractLimits: deep });
+      await big.fund(user, 10_000_000_000n);
+      const address = await deployContract(big, user, recursion);
+      const usage = async (n: number) => ((await queryOn(big, address, String(n), user.address)).result.stat as { stack_usage: number }).stack_usage;
+      expect(await usage(0)).to.equal(frame + frame);
+      expect(await usage(100)).to.equal(frame + 101 * frame);
+      expect(await usage(100)).to.equal(frame + 101 * frame);
+    });
+
+    it("fails recursion past 512 KiB with 155 Stack exceeding limit, even when the contract catches it, at the same depth on every run", async () => {
+      const big = await newChain({ contractLimits: deep });
+      await big.fund(user, 10_000_000_000n);
+      const address = await deployContract(big, user, recursion);
+      const fits = Math.floor((512 * 1024 - frame) / frame) - 1; // main's frame, then down(fits) … down(0)
+      expect(recordCode(await invokeContract(big, user, address, String(fits)))).to.equal(0);
+      expect((await big.metadata(address, "depth"))!.value).to.equal(String(fits));
+      for (const run of [1, 2]) {
+        const record = await invokeContract(big, user, address, String(fits + 1));
+        expect(recordCode(record), `run ${run}`).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED);
+        expect(JSON.parse(record.error_desc!).exception).to.equal("Stack exceeding limit");
+      }
+      const catching = await deployContract(big, user, `function init() {} function down(n) { return n === 0 ? 0 : down(n - 1) + 1; }
+        function main() { try { down(100000); } catch (e) { Chain.store("caught", String(e)); } }`);
+      const record = await invokeContract(big, user, catching, "");
+      expect(recordCode(record)).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED);
+      expect(await big.metadata(catching, "caught")).to.equal(undefined);
+    });
+
+    it("is reached before V8's own stack overflow, whatever the frame (so the outcome never depends on the JIT)", async () => {
+      // Without the model's limit, recursion ends at V8's real overflow: the model's peak there must exceed 512 KiB.
+      const unbounded = await newChain({ contractLimits: { ...deep, stackBytes: 1 << 30, steps: 10_000_000 } });
+      await unbounded.fund(user, 10_000_000_000n);
+      // Frames with many locals and arguments: V8's real frames grow with them too.
+      const locals = Array.from({ length: 40 }, (_, i) => `let v${i} = n + ${i};`).join(" ");
+      const sum = Array.from({ length: 40 }, (_, i) => `v${i}`).join(" + ");
+      const address = await deployContract(unbounded, user, `function init() {}
+        function wide(n, a, b, c, d, e, f, g) { ${locals} return wide(n + 1, a, b, c, d, e, f, g) + (${sum}) * 0; }
+        function narrow(n) { return narrow(n + 1); }
+        function query(kind) {
+          try { kind === "wide" ? wide(0, 1, 2, 3, 4, 5, 6, 7) : narrow(0); } catch (e) { return e instanceof RangeError ? "overflow" : String(e); }
+        }`);
+      for (const kind of ["narrow", "wide", "narrow", "wide"]) {
+        const answer = await queryOn(unbounded, address, kind, user.address);
+        expect(answer.result.query_rets, kind).to.deep.equal([{ result: { type: "string", value: "overflow" } }]);
+        expect((answer.result.stat as { stack_usage: number }).stack_usage, kind).to.be.above(512 * 1024);
+      }
+    });
+  });
 });
+

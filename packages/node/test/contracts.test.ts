@@ -7,7 +7,7 @@ import { CONTRACT_FEE as FEE, callOp as call, deployContract, deployOp as deploy
 describe("JavaScript contracts", function () {
   this.timeout(20_000);
   let chain: TestChain;
-  chainPerTest((c) => (chain = c));
+  const newChain = chainPerTest((c) => (chain = c));
   const user = makeKey("contract-user");
 
   beforeEach(async () => {
@@ -83,6 +83,26 @@ describe("JavaScript contracts", function () {
     expect(JSON.parse(record.error_desc!).exception).to.equal("input must be ok");
   });
 
+  it("lints at deployment when the network sets contracts.lint: 152 with the warnings as JSON, nothing created", async () => {
+    const sloppy = `function init() {} function main(n) { var a = new Array(); if (n == "1") { a.push(1); } n++; try { a.pop(); } catch (e) {} }`;
+    const clean = `"use strict"; function init() {} function main(n) { const a = []; if (n === "1") { a.push(1); } return a.length + 1; }`;
+    expect(recordCode(await chain.run(user, [deploy(sloppy)], { fee_limit: FEE })), "lint is off by default").to.equal(0);
+
+    const linting = await newChain({ contractLimits: { lint: true } });
+    await linting.fund(user, 10_000_000_000n);
+    const record = await linting.run(user, [deploy(sloppy)], { fee_limit: FEE });
+    expect(recordCode(record)).to.equal(ErrorCode.CONTRACT_SYNTAX_ERROR);
+    expect(JSON.parse(record.error_desc!).map((w: { reason: string }) => w.reason)).to.deep.equal([
+      "Missing 'use strict' statement.",
+      "Use the array literal notation [].",
+      "Expected '===' and instead saw '=='.",
+      "Unexpected '++'.",
+      "Unexpected 'try'.",
+    ]);
+    expect(JSON.parse(record.error_desc!)[2]).to.deep.include({ line: 1, column: 63 });
+    expect(recordCode(await linting.run(user, [deploy(clean)], { fee_limit: FEE }))).to.equal(0);
+  });
+
   it("refuses a syntax error with 152 and creates nothing", async () => {
     const record = await chain.run(user, [deploy("function main( {")], { fee_limit: FEE });
     expect(recordCode(record)).to.equal(ErrorCode.CONTRACT_SYNTAX_ERROR);
@@ -94,7 +114,7 @@ describe("JavaScript contracts", function () {
     const memory = await deployed(`function main() { const a = []; while (true) a.push("x".repeat(1e6) + a.length); }`);
     for (const [address, exception] of [
       [loop, "Step exceeding limit"],
-      [recursion, "Step exceeding limit"],
+      [recursion, "Stack exceeding limit"],
     ]) {
       const record = await invoke(user, address, "");
       expect(recordCode(record)).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED);

@@ -9,6 +9,8 @@ export interface BootstrapRefs {
 
 export interface BootstrapOptions {
   budget: number;
+  /** Bytes of the deterministic stack model (instrument.ts frameBytes) a run may hold at once. */
+  stackBytes: number;
   builtinSteps: number;
   costlyBuiltinSteps: Record<string, number>;
   stepFunction: string;
@@ -42,13 +44,24 @@ export function bootstrap(global: any, refs: BootstrapRefs, options: BootstrapOp
   let used = 0;
   let budget = options.budget;
   let dead = false;
-  const exhausted = (): never => {
-    if (!dead) refs.exhausted.applySync(undefined, []);
+  let stack = 0;
+  let stackPeak = 0;
+  // Both limits fail the whole transaction even if the contract catches what is thrown here.
+  const exhausted = (reason = "Step exceeding limit"): never => {
+    if (!dead) refs.exhausted.applySync(undefined, [reason]);
     dead = true;
-    throw "Step exceeding limit";
+    throw reason;
   };
-  const step = () => {
+  /** A loop iteration, or (with the frame's size) a function entry. */
+  const step = (frame?: number) => {
     if (dead || ++used > budget) exhausted();
+    if (frame === undefined) return;
+    if (stack + frame > options.stackBytes) exhausted("Stack exceeding limit");
+    stack += frame;
+    if (stack > stackPeak) stackPeak = stack;
+  };
+  const leave = (frame: number) => {
+    stack -= frame;
   };
   const charge = (extra = 0) => {
     used += options.builtinSteps + extra;
@@ -84,7 +97,9 @@ export function bootstrap(global: any, refs: BootstrapRefs, options: BootstrapOp
   };
   const hidden = (name: string, value: unknown) => Object.defineProperty(global, name, { value, writable: false, configurable: false, enumerable: false });
   hidden(options.stepFunction, step);
+  hidden(options.stepFunction + "_leave", leave);
   hidden(options.stepFunction + "_used", () => used);
+  hidden(options.stepFunction + "_stack", () => stackPeak);
   installUtils(global, {
     charge,
     crypto: (name: string, argsJson: string) => {

@@ -6,7 +6,9 @@
  *
  * Metered:
  * - function declarations, function expressions, arrow functions (block and expression bodies), object and
- *   class methods, getters, setters, class constructors: a step at body entry, after any directive prologue;
+ *   class methods, getters, setters, class constructors: a step at body entry, after any directive prologue,
+ *   which also pushes the function's frame on a deterministic stack model (`STEP(bytes); try { body }
+ *   finally { STEP_leave(bytes) }`, see frameBytes), so the stack limit does not depend on V8's JIT;
  * - class static blocks: a step at entry;
  * - for, for-in, for-of, while, do-while (block or single-statement bodies, labeled or not): a step at the
  *   start of every iteration's body, so `continue` still pays for each iteration;
@@ -46,6 +48,23 @@ const ECMA_VERSION = 2022;
 
 const STEP_CALL = `${STEP_FUNCTION}();`;
 const WRAP_OPEN = `(${STEP_FUNCTION}(), `;
+/** Leaves a frame entered by STEP_FUNCTION(bytes). */
+export const LEAVE_FUNCTION = `${STEP_FUNCTION}_leave`;
+/** Stands for a function's frame size in inserted text until the walk has counted its slots. */
+const FRAME_PLACEHOLDER = "\u0000frame\u0000";
+
+/**
+ * The stack model (docs/contracts.md, "Limits"): a frame costs a fixed overhead plus one slot per
+ * parameter and per declared name in the function. Chosen above what V8's interpreter really uses per
+ * frame, so that the model's 512 KiB limit is always reached before V8's own stack overflow, whose depth
+ * varies with JIT state and machine.
+ */
+export const FRAME_BASE_BYTES = 128;
+export const FRAME_SLOT_BYTES = 16;
+
+export function frameBytes(slots: number): number {
+  return FRAME_BASE_BYTES + FRAME_SLOT_BYTES * slots;
+}
 
 // acorn's ESTree nodes, read structurally.
 interface AnyNode {
@@ -71,6 +90,14 @@ interface Frame {
   depth: number;
   /** Inside a function's parameter list (defaults there run before the body's step). */
   inParams: boolean;
+  /** The innermost enclosing function's frame, whose slots its declarations add to. */
+  owner: FunctionFrame | null;
+}
+
+/** A function being instrumented: its slot count and the inserted texts that carry its frame size. */
+interface FunctionFrame {
+  slots: number;
+  texts: Insertion[];
 }
 
 const LOOPS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
@@ -198,23 +225,48 @@ function collect(source: string, program: AnyNode): Insertion[] {
   const add = (pos: number, text: string, close: boolean, depth: number) => {
     insertions.push({ pos, text, close, depth, seq: seq++ });
   };
-  /** `{ STEP(); …` at a block's entry, after its directive prologue if it has one. */
-  const enterBlock = (block: AnyNode, depth: number, directives: boolean) => {
-    let pos = block.start + 1;
-    let text = STEP_CALL;
+  /** Where a block's entry code goes (after its directive prologue if asked), and `;` if ASI ended the prologue. */
+  const blockEntry = (block: AnyNode, directives: boolean): { pos: number; prefix: string } => {
     if (directives) {
       let last: AnyNode | undefined;
       for (const statement of block.body as AnyNode[]) {
         if (statement.type !== "ExpressionStatement" || typeof statement.directive !== "string") break;
         last = statement;
       }
-      if (last) {
-        pos = last.end;
-        // A directive ended by automatic semicolon insertion needs its semicolon before the step call.
-        if (source.charCodeAt(last.end - 1) !== 0x3b /* ; */) text = ";" + text;
-      }
+      // A directive ended by automatic semicolon insertion needs its semicolon before the inserted call.
+      if (last) return { pos: last.end, prefix: source.charCodeAt(last.end - 1) !== 0x3b /* ; */ ? ";" : "" };
     }
-    add(pos, text, false, depth);
+    return { pos: block.start + 1, prefix: "" };
+  };
+  /** `{ STEP(); …` at a block's entry. */
+  const enterBlock = (block: AnyNode, depth: number, directives: boolean) => {
+    const { pos, prefix } = blockEntry(block, directives);
+    add(pos, prefix + STEP_CALL, false, depth);
+  };
+  /** A function body inside `STEP(bytes); try { … } finally { STEP_leave(bytes) }`: the frame is popped however the body ends. */
+  const enterFunction = (fn: AnyNode, depth: number): FunctionFrame => {
+    const frame: FunctionFrame = { slots: fn.params.length, texts: [] };
+    const enter = `${STEP_FUNCTION}(${FRAME_PLACEHOLDER});try{`;
+    const leave = `}finally{${LEAVE_FUNCTION}(${FRAME_PLACEHOLDER})}`;
+    const body = fn.body as AnyNode;
+    if (body.type === "BlockStatement") {
+      const { pos, prefix } = blockEntry(body, true);
+      // An empty body: one insertion, since at one position closings would go before openings.
+      if (pos === body.end - 1) {
+        add(pos, prefix + enter + leave, false, depth);
+      } else {
+        add(pos, prefix + enter, false, depth);
+        frame.texts.push(insertions[insertions.length - 1]!);
+        add(body.end - 1, leave, true, depth);
+      }
+    } else {
+      // An expression body becomes a block returning it; `return(` so a line break after `=>` cannot end the statement.
+      add(arrowEnd(source, fn), `{${enter}return(`, false, depth);
+      frame.texts.push(insertions[insertions.length - 1]!);
+      add(fn.end, `)${leave}}`, true, depth);
+    }
+    frame.texts.push(insertions[insertions.length - 1]!);
+    return frame;
   };
   /** `(STEP(), expr)`: an expression that pays one step each time it is evaluated. */
   const wrap = (expr: AnyNode, depth: number) => {
@@ -222,9 +274,18 @@ function collect(source: string, program: AnyNode): Insertion[] {
     add(expr.end, ")", true, depth);
   };
 
-  const stack: Frame[] = [{ node: program, parent: null, key: "", depth: 0, inParams: false }];
+  const functions: FunctionFrame[] = [];
+  const stack: Frame[] = [{ node: program, parent: null, key: "", depth: 0, inParams: false, owner: null }];
   while (stack.length > 0) {
-    const { node, parent, key, depth, inParams } = stack.pop()!;
+    const { node, parent, key, depth, inParams, owner } = stack.pop()!;
+    let childOwner = owner;
+    switch (node.type) {
+      case "VariableDeclarator":
+      case "FunctionDeclaration":
+      case "ClassDeclaration":
+        if (owner) owner.slots++;
+        break;
+    }
     switch (node.type) {
       case "Identifier":
         if (isReserved(node.name)) refuse(source, node.start, `Reserved identifier ${STEP_FUNCTION} is not allowed in contracts (found "${node.name}")`);
@@ -273,9 +334,8 @@ function collect(source: string, program: AnyNode): Insertion[] {
       const at = isMethod ? parent!.start : node.start;
       if (node.async) refuse(source, at, `Async ${isMethod ? "method" : "function"} is not allowed in contracts: ${SYNC}`);
       if (node.generator) refuse(source, at, `Generator ${isMethod ? "method" : "function"} is not allowed in contracts: ${SYNC}`);
-      const body = node.body as AnyNode;
-      if (body.type === "BlockStatement") enterBlock(body, depth + 1, true);
-      else wrap(body, depth + 1);
+      childOwner = enterFunction(node, depth + 1);
+      functions.push(childOwner);
     } else if (LOOPS.has(node.type)) {
       if (node.type === "ForOfStatement" && node.await) refuse(source, node.start, `for await is not allowed in contracts: ${SYNC}`);
       const body = node.body as AnyNode;
@@ -296,13 +356,16 @@ function collect(source: string, program: AnyNode): Insertion[] {
       const childInParams = isFunction ? childKey === "params" : inParams;
       if (Array.isArray(value)) {
         for (const item of value) {
-          if (isNode(item)) stack.push({ node: item, parent: node, key: childKey, depth: depth + 1, inParams: childInParams });
+          if (isNode(item)) stack.push({ node: item, parent: node, key: childKey, depth: depth + 1, inParams: childInParams, owner: childOwner });
         }
       } else if (isNode(value)) {
-        stack.push({ node: value, parent: node, key: childKey, depth: depth + 1, inParams: childInParams });
+        stack.push({ node: value, parent: node, key: childKey, depth: depth + 1, inParams: childInParams, owner: childOwner });
       }
     }
     reverseFrom(stack, mark);
+  }
+  for (const { slots, texts } of functions) {
+    for (const insertion of texts) insertion.text = insertion.text.replaceAll(FRAME_PLACEHOLDER, String(frameBytes(slots)));
   }
   return insertions;
 }
@@ -317,20 +380,34 @@ function reverseFrom<T>(array: T[], from: number): void {
 
 /** Position of the `{` of `static {`: only whitespace and comments can stand between. */
 function staticBlockBrace(source: string, node: AnyNode): number {
-  let i = node.start + "static".length;
-  while (i < node.end) {
-    const c = source[i];
-    if (c === "{") return i;
-    if (c === "/" && source[i + 1] === "/") {
-      while (i < node.end && !"\n\r\u2028\u2029".includes(source[i]!)) i++;
-    } else if (c === "/" && source[i + 1] === "*") {
+  return findOutsideComments(source, node.start + "static".length, node.end, "{");
+}
+
+/**
+ * Position just after an expression-bodied arrow's `=>`. After the last parameter only `)`, `,`,
+ * whitespace and comments can stand before it; with no parameters, `(` too.
+ */
+function arrowEnd(source: string, fn: AnyNode): number {
+  const params = fn.params as AnyNode[];
+  const from = params.length > 0 ? params[params.length - 1]!.end : fn.start;
+  return findOutsideComments(source, from, fn.body.start, "=>") + 2;
+}
+
+/** First position of `token` in source[from, end) that is not inside a comment. */
+function findOutsideComments(source: string, from: number, end: number, token: string): number {
+  let i = from;
+  while (i < end) {
+    if (source.startsWith(token, i)) return i;
+    if (source[i] === "/" && source[i + 1] === "/") {
+      while (i < end && !"\n\r\u2028\u2029".includes(source[i]!)) i++;
+    } else if (source[i] === "/" && source[i + 1] === "*") {
       const close = source.indexOf("*/", i + 2);
-      i = close < 0 ? node.end : close + 2;
+      i = close < 0 ? end : close + 2;
     } else {
       i++;
     }
   }
-  throw new Error(`instrument: no '{' after 'static' at ${node.start}`);
+  throw new Error(`instrument: no '${token}' between ${from} and ${end}`);
 }
 
 /**

@@ -6,6 +6,7 @@ import { utilsCrypto } from "../utils-host.js";
 import { bootstrap } from "./bootstrap.js";
 import { installChain } from "./chain-builtins.js";
 import { ContractSourceError, STEP_FUNCTION, instrumentCached } from "./instrument.js";
+import { lintContract } from "./lint.js";
 import { installUtils } from "./utils-builtins.js";
 
 export type EntryPoint = "init" | "main" | "query";
@@ -39,6 +40,8 @@ export interface ExecutionOutcome {
   /** The entry point's return value, copied out of the isolate. */
   value: unknown;
   memoryUsage: number;
+  /** Peak bytes of the deterministic stack model (instrument.ts frameBytes). */
+  stackUsage: number;
   applyTimeUs: number;
 }
 
@@ -46,6 +49,7 @@ export interface ExecutionOutcome {
 const BOOTSTRAP_SOURCE = `(function (call, crypto, log, exhausted, optionsJson) {
   (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted }, JSON.parse(optionsJson), ${installUtils.toString()}, ${installChain.toString()});
 })`;
+const STACK_EXCEEDED = "Stack exceeding limit";
 /** What an entry point's return value becomes when it cannot be copied out of the isolate. */
 export const NOT_CROSSABLE = Object.freeze({ notCrossable: true });
 
@@ -64,9 +68,12 @@ export class JsRuntime {
 
   constructor(private readonly limits: ContractLimits) {}
 
-  /** Checks code before deployment: parses and instruments it (152 / 155 on failure). */
+  /** Checks code before deployment: parses and instruments it (152 / 155 on failure), and lints it if the network asks (152). */
   validate(code: string): void {
     this.instrument(code);
+    if (!this.limits.lint) return;
+    const warnings = lintContract(code);
+    if (warnings.length > 0) throw new ContractFailure(CONTRACT_SYNTAX_ERROR, JSON.stringify(warnings));
   }
 
   async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
@@ -79,14 +86,16 @@ export class JsRuntime {
       new ivm.Reference((name: string, argsJson: string, spent: number) => this.hostCall(request, name, argsJson, spent)),
       new ivm.Reference(utilsCrypto),
       new ivm.Reference((text: string) => request.log(String(text))),
-      new ivm.Reference(() => {
-        request.meter.exhausted = true;
+      new ivm.Reference((reason: unknown) => {
+        if (reason === STACK_EXCEEDED) request.meter.fatal ??= new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STACK_EXCEEDED);
+        else request.meter.exhausted = true;
       }),
     ];
     try {
       context = await isolate.createContext();
       const options = {
         budget: request.meter.limit - request.meter.used,
+        stackBytes: this.limits.stackBytes,
         builtinSteps: this.limits.builtinSteps,
         costlyBuiltinSteps: this.limits.costlyBuiltinSteps,
         stepFunction: STEP_FUNCTION,
@@ -101,12 +110,13 @@ export class JsRuntime {
       }
       const value = await this.run(isolate, context, code, request);
       counted = true;
-      await this.countSteps(context, request.meter);
+      const stackUsage = await this.countSteps(context, request.meter);
       // A failed sub-transaction or the step limit fails the execution even when the contract caught it.
       if (request.meter.fatal || request.meter.exhausted) throw new Error("failed inside a caught exception");
       return {
         value,
         memoryUsage: (await isolate.getHeapStatistics()).used_heap_size,
+        stackUsage,
         applyTimeUs: Math.round((performance.now() - started) * 1000),
       };
     } catch (error) {
@@ -119,19 +129,22 @@ export class JsRuntime {
   }
 
   /**
-   * Adds the steps the isolate counted since its last host call to the meter; checks the total too. Async:
-   * a synchronous call would block Node's event loop for as long as another run occupies the isolate.
+   * Adds the steps the isolate counted since its last host call to the meter (checking the total too) and
+   * answers the run's stack peak. Async: a synchronous call would block Node's event loop for as long as
+   * another run occupies the isolate.
    */
-  private async countSteps(context: ivm.Context, meter: StepMeter): Promise<void> {
-    let spent: unknown;
+  private async countSteps(context: ivm.Context, meter: StepMeter): Promise<number> {
+    let counts: unknown;
     try {
-      spent = await context.eval(`${STEP_FUNCTION}_used()`);
+      counts = await context.eval(`[${STEP_FUNCTION}_used(), ${STEP_FUNCTION}_stack()]`, { copy: true });
     } catch {
-      return; // the context died with its isolate: the execution failed anyway
+      return 0; // the context died with its isolate: the execution failed anyway
     }
+    const [spent, stack] = Array.isArray(counts) ? counts : [];
     if (typeof spent === "number" && Number.isInteger(spent) && spent >= 0) meter.used += spent;
     else meter.exhausted = true;
     if (meter.used > meter.limit) meter.exhausted = true;
+    return typeof stack === "number" ? stack : 0;
   }
 
   dispose(): void {
@@ -192,7 +205,8 @@ export class JsRuntime {
     }
     const message = error instanceof Error ? error.message : String(error);
     if (/Script execution timed out/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Time expired");
-    if (/Maximum call stack size exceeded/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Stack exceeding limit");
+    // V8's own limit, should a contract find a way past the model's (deep recursion inside a built-in).
+    if (/Maximum call stack size exceeded/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STACK_EXCEEDED);
     // Only the contract's own frames: the record is part of the ledger, so it must not depend on where or
     // which version of this node runs it.
     const frames = (error instanceof Error ? (error.stack ?? "") : "").split("\n").filter((l) => l.includes("contract.js:"));

@@ -78,6 +78,8 @@ export class ContractRun {
   /** Source of the user operation being applied: `Chain.tx.sender`, fixed across nested calls (contract-runtime.md §3). */
   operationSource: string;
   memoryUsage = 0;
+  /** Peak of the deterministic stack model over this transaction's contract runs. */
+  stackUsage = 0;
 
   constructor(
     readonly runtime: JsRuntime,
@@ -182,6 +184,7 @@ export class ContractRun {
         },
       });
       this.memoryUsage = Math.max(this.memoryUsage, outcome.memoryUsage);
+      this.stackUsage = Math.max(this.stackUsage, outcome.stackUsage);
       return outcome.value;
     } catch (error) {
       if (error instanceof ContractFailure) throw new ChainError(error.code, error.describe(frame.codeAddress));

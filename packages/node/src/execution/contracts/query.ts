@@ -59,8 +59,7 @@ export async function queryContract(
     stat: {
       apply_time: Math.round((performance.now() - started) * 1000),
       memory_usage: run.memoryUsage,
-      // V8 gives no measure of a context's stack use (see docs/decisions.md).
-      stack_usage: 0,
+      stack_usage: run.stackUsage,
       step: run.meter.used,
     },
     txs: null,
