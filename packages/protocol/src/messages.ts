@@ -167,6 +167,32 @@ export interface StoredLedger {
   fees?: Fees;
 }
 
+// PBFT messages between validators (proto/consensus.proto; @chainsim/consensus gives them meaning).
+export interface PbftPrePrepare { view?: bigint; seq?: bigint; replica?: number; value?: Uint8Array; value_digest?: Uint8Array }
+export interface PbftVote { view?: bigint; seq?: bigint; replica?: number; value_digest?: Uint8Array }
+export interface PbftCheckpoint { seq?: bigint; state_digest?: Uint8Array; replica?: number }
+export interface PbftSignedMessage { message?: Uint8Array; signature?: Uint8Array }
+export interface PbftPreparedCertificate { pre_prepare?: PbftSignedMessage; prepares?: PbftSignedMessage[] }
+export interface PbftViewChange {
+  view?: bigint;
+  stable_seq?: bigint;
+  stable_digest?: Uint8Array;
+  checkpoint_proof?: PbftSignedMessage[];
+  prepared?: PbftPreparedCertificate[];
+  replica?: number;
+}
+export interface PbftNewView { view?: bigint; view_changes?: PbftSignedMessage[]; pre_prepares?: PbftSignedMessage[]; replica?: number }
+/** Exactly one field is set. */
+export interface PbftMessage {
+  pre_prepare?: PbftPrePrepare;
+  prepare?: PbftVote;
+  commit?: PbftVote;
+  checkpoint?: PbftCheckpoint;
+  view_change?: PbftViewChange;
+  new_view?: PbftNewView;
+}
+export interface PbftCommitProof { commits?: PbftSignedMessage[] }
+
 export const codecs = {
   Transaction: new MessageCodec<Transaction>("protocol.Transaction"),
   Operation: new MessageCodec<Operation>("protocol.Operation"),
@@ -185,4 +211,7 @@ export const codecs = {
   Fees: new MessageCodec<Fees>("chainsim.Fees"),
   LedgerChanges: new MessageCodec<LedgerChanges>("chainsim.LedgerChanges"),
   StoredLedger: new MessageCodec<StoredLedger>("chainsim.StoredLedger"),
+  PbftMessage: new MessageCodec<PbftMessage>("chainsim.PbftMessage"),
+  PbftSignedMessage: new MessageCodec<PbftSignedMessage>("chainsim.PbftSignedMessage"),
+  PbftCommitProof: new MessageCodec<PbftCommitProof>("chainsim.PbftCommitProof"),
 };
