@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   down: async () => (await import("./commands/down.js")).down,
   keys: async () => (await import("./commands/keys.js")).keys,
   node: async () => (await import("./commands/node.js")).node,
+  status: async () => (await import("./commands/status.js")).status,
   help: async () => help,
 };
 

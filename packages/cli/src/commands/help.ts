@@ -11,6 +11,11 @@ commands:
     --json                print one JSON object: network, consensus, nodes, genesis
   down [MANIFEST]       stop a network started with --detach
     --data-dir D          the network's data directory (default: .chainsim/<network name>)
+  status [MANIFEST]     one table across the nodes: leader, view, last closed seq, phase, peers, pool, ledger hash
+    --data-dir D          the network's data directory (default: .chainsim/<network name>)
+    --nodes URL,...       read these nodes instead (http://host:port of each)
+    --watch               refresh every second until Ctrl-C
+    --json                one JSON object per reading
   keys [MANIFEST]       print the dev accounts: genesis and every validator
     --json                as one JSON object
   node --config FILE    run one validator from a config file (what \`up\` starts for each node)
