@@ -65,7 +65,9 @@ export function networkConfigs(manifest: Manifest, layout: NetworkLayout): NodeC
     wsserver: { listen_address: `${HOST}:${ports[i].ws}` },
     p2p: {
       listen_address: `${HOST}:${ports[i].p2p}`,
-      peers: ports.filter((_, j) => j !== i).map((p) => `${HOST}:${p.p2p}`),
+      peers: manifest.nodes.flatMap((peer, j) =>
+        j === i ? [] : [{ address: peer.account.address, public_key: peer.account.public_key, host: HOST, port: ports[j].p2p }],
+      ),
     },
     validator: { private_key: node.account.private_key },
     validators,

@@ -34,7 +34,11 @@ describe("network configs", () => {
     expect(v3.data_dir).to.equal("/data/four/v3");
     expect(v3.webserver.listen_addresses).to.equal("127.0.0.1:20022");
     expect(v3.wsserver.listen_address).to.equal("127.0.0.1:20023");
-    expect(v3.p2p).to.deep.equal({ listen_address: "127.0.0.1:20021", peers: ["127.0.0.1:20001", "127.0.0.1:20011", "127.0.0.1:20031"] });
+    const peer = (name: string, port: number) => {
+      const { address, public_key } = devAccount("four", name);
+      return { address, public_key, host: "127.0.0.1", port };
+    };
+    expect(v3.p2p).to.deep.equal({ listen_address: "127.0.0.1:20021", peers: [peer("v1", 20001), peer("v2", 20011), peer("v4", 20031)] });
     expect(v3.validator.private_key).to.equal(devAccount("four", "v3").private_key);
     for (const config of configs) expect(config.validators).to.deep.equal(addresses);
     expect(v3.genesis.account).to.equal(devAccount("four", "genesis").address);

@@ -1,4 +1,4 @@
-import { ChainError, ErrorCode, checkAddress, decodePrivateKey, toInt64 } from "@chainsim/protocol";
+import { ChainError, ErrorCode, addressFromPublicKey, checkAddress, decodePrivateKey, decodePublicKey, toInt64 } from "@chainsim/protocol";
 
 /**
  * Everything one validator process needs, as `chainsim node --config FILE` reads it (JSON). The CLI
@@ -13,7 +13,7 @@ export interface NodeConfig {
   data_dir: string;
   webserver: { listen_addresses: string };
   wsserver: { listen_address: string };
-  p2p: { listen_address: string; peers: string[] };
+  p2p: { listen_address: string; peers: PeerConfig[] };
   /** This validator's signing key (priSPK…). */
   validator: { private_key: string };
   /** Validator addresses in replica order; the primary of view v is validators[v mod n]. */
@@ -23,6 +23,16 @@ export interface NodeConfig {
   contracts: ContractsConfig;
   dev: { private_key_endpoints: boolean };
   debug: { fault_injection: boolean };
+}
+
+/** Another validator this one talks to: its libp2p identity follows from `public_key`. */
+export interface PeerConfig {
+  /** Its validator address; must be the address of `public_key`. */
+  address: string;
+  /** Its Ed25519 public key (b06566…). */
+  public_key: string;
+  host: string;
+  port: number;
 }
 
 export interface GenesisConfig {
@@ -104,7 +114,7 @@ export function parseNodeConfig(json: unknown): NodeConfig {
     wsserver: { listen_address: hostPort("wsserver.listen_address", c.wsserver?.listen_address) },
     p2p: {
       listen_address: hostPort("p2p.listen_address", c.p2p?.listen_address),
-      peers: Array.isArray(c.p2p?.peers) ? c.p2p.peers.map((p, i) => text(`p2p.peers[${i}]`, p)) : [],
+      peers: parsePeers(c.p2p?.peers, fail),
     },
     validator: { private_key: c.validator!.private_key },
     validators,
@@ -121,4 +131,24 @@ export function parseNodeConfig(json: unknown): NodeConfig {
     dev: { private_key_endpoints: c.dev?.private_key_endpoints === true },
     debug: { fault_injection: c.debug?.fault_injection === true },
   };
+}
+
+function parsePeers(value: unknown, fail: (key: string, why: string) => never): PeerConfig[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return fail("p2p.peers", "should be an array of {address, public_key, host, port}");
+  return value.map((peer: Partial<PeerConfig>, i) => {
+    const key = `p2p.peers[${i}]`;
+    if (!peer || typeof peer !== "object") fail(key, "should be an object {address, public_key, host, port}");
+    const address = checkAddress(peer.address, `config: ${key}.address`, ErrorCode.INVALID_PARAMETER);
+    let raw: Uint8Array;
+    try {
+      raw = decodePublicKey(peer.public_key as string);
+    } catch {
+      return fail(`${key}.public_key`, "should be an Ed25519 public key (b06566 + 64 hex digits)");
+    }
+    if (addressFromPublicKey(raw) !== address) fail(`${key}.public_key`, `is not the key of ${address}`);
+    if (typeof peer.host !== "string" || !/^[^\s/]+$/.test(peer.host)) fail(`${key}.host`, "should be a host name or IP address");
+    if (!Number.isInteger(peer.port) || peer.port! < 1 || peer.port! > 65535) fail(`${key}.port`, "should be a port number 1..65535");
+    return { address, public_key: peer.public_key as string, host: peer.host!, port: peer.port! };
+  });
 }
