@@ -1,0 +1,206 @@
+import "./promise-with-resolvers.js";
+import { noise } from "@chainsafe/libp2p-noise";
+import { yamux } from "@chainsafe/libp2p-yamux";
+import type { Connection, Libp2p, PeerId, Stream } from "@libp2p/interface";
+import { tcp } from "@libp2p/tcp";
+import { multiaddr, type Multiaddr } from "@multiformats/multiaddr";
+import { createLibp2p } from "libp2p";
+import { parseHostPort, type NodeConfig, type PeerConfig } from "../config.js";
+import { channelTag, encodeFrame, FrameDecoder, tagChannel } from "./frames.js";
+import { DEFAULT_QUEUE_LIMITS, type QueueLimits } from "./outbound-queue.js";
+import { libp2pIdentity, peerIdOfPublicKey } from "./peer-identity.js";
+import { DEFAULT_BACKOFF, PeerLink, type BackoffPolicy } from "./peer-link.js";
+import type { Channel, MessageHandler, PeerNetwork, PeerStatus, RequestHandler } from "./peer-network.js";
+import { answer, exchange } from "./request-stream.js";
+
+/** The long-lived stream each node opens to each peer and writes its messages on. */
+export const MESSAGE_PROTOCOL = "/chainsim/messages/1.0.0";
+/** One short-lived stream per request. */
+export const REQUEST_PROTOCOL = "/chainsim/request/1.0.0";
+
+export interface Libp2pPeerNetworkOptions {
+  /** This validator's key (priSPK…); its libp2p identity derives from it. */
+  privateKey: string;
+  /** `host:port` to listen on. */
+  listenAddress: string;
+  /** The other validators; connections from anyone else are refused. */
+  peers: PeerConfig[];
+  queueLimits?: QueueLimits;
+  backoff?: BackoffPolicy;
+  /** Where unexpected failures (a throwing message handler) are reported. */
+  log?: (line: string) => void;
+}
+
+/**
+ * PeerNetwork over libp2p (TCP, noise, yamux) among a fixed set of validators whose PeerIds follow
+ * from their public keys. Every outgoing message passes through `transmit` and every incoming one
+ * through `deliver`: the one place a fault plane can drop, delay or reorder them.
+ */
+export class Libp2pPeerNetwork implements PeerNetwork {
+  private node?: Libp2p;
+  private readonly links = new Map<string, PeerLink>();
+  private readonly addressByPeerId = new Map<string, string>();
+  private readonly messageHandlers: MessageHandler[] = [];
+  private requestHandler?: RequestHandler;
+
+  private constructor(
+    readonly address: string,
+    private readonly key: Awaited<ReturnType<typeof libp2pIdentity>>["key"],
+    private readonly options: Libp2pPeerNetworkOptions,
+  ) {
+    for (const peer of options.peers) {
+      if (peer.address === address) throw new Error(`p2p peer ${peer.address} is this validator itself`);
+      if (this.links.has(peer.address)) throw new Error(`p2p peer ${peer.address} is listed twice`);
+      const peerId = peerIdOfPublicKey(peer.public_key);
+      const target = dialAddress(peer.host, peer.port, peerId);
+      this.addressByPeerId.set(peerId, peer.address);
+      const dial = (signal: AbortSignal) => this.started().dialProtocol(target, MESSAGE_PROTOCOL, { signal });
+      this.links.set(peer.address, new PeerLink(peer.address, target.toString(), dial, options.queueLimits ?? DEFAULT_QUEUE_LIMITS, options.backoff ?? DEFAULT_BACKOFF));
+    }
+  }
+
+  static async create(options: Libp2pPeerNetworkOptions): Promise<Libp2pPeerNetwork> {
+    const { key, address } = await libp2pIdentity(options.privateKey);
+    return new Libp2pPeerNetwork(address, key, options);
+  }
+
+  /** The network a validator's config describes. */
+  static fromConfig(config: NodeConfig, log?: (line: string) => void): Promise<Libp2pPeerNetwork> {
+    return Libp2pPeerNetwork.create({ privateKey: config.validator.private_key, listenAddress: config.p2p.listen_address, peers: config.p2p.peers, log });
+  }
+
+  /** Where this node listens, with its PeerId (useful when it was given port 0). */
+  listenAddresses(): string[] {
+    return this.started().getMultiaddrs().map((address) => address.toString());
+  }
+
+  async start(): Promise<void> {
+    if (this.node) return;
+    const { host, port } = parseHostPort(this.options.listenAddress);
+    const known = (peerId: PeerId) => this.addressByPeerId.has(peerId.toString());
+    const node = await createLibp2p({
+      privateKey: this.key,
+      addresses: { listen: [hostAddress(host, port).toString()] },
+      transports: [tcp()],
+      connectionEncrypters: [noise()],
+      streamMuxers: [yamux()],
+      connectionGater: {
+        denyDialPeer: (peerId) => !known(peerId),
+        denyInboundEncryptedConnection: (peerId) => !known(peerId),
+        denyOutboundEncryptedConnection: (peerId) => !known(peerId),
+      },
+    });
+    await node.handle(MESSAGE_PROTOCOL, (stream, connection) => this.acceptMessageStream(stream, connection));
+    await node.handle(REQUEST_PROTOCOL, (stream, connection) => this.acceptRequestStream(stream, connection), { maxInboundStreams: 64 });
+    node.addEventListener("peer:connect", (event) => this.linkOf(event.detail)?.peerSeen());
+    this.node = node;
+    for (const link of this.links.values()) link.start();
+  }
+
+  async stop(): Promise<void> {
+    const node = this.node;
+    if (!node) return;
+    this.node = undefined;
+    for (const link of this.links.values()) link.stop();
+    await node.stop();
+  }
+
+  send(peer: string, payload: Uint8Array, channel: Channel): void {
+    this.transmit(this.link(peer), encodeFrame(channelTag(channel), payload));
+  }
+
+  broadcast(payload: Uint8Array, channel: Channel): void {
+    const frame = encodeFrame(channelTag(channel), payload);
+    for (const link of this.links.values()) this.transmit(link, frame);
+  }
+
+  onMessage(handler: MessageHandler): void {
+    this.messageHandlers.push(handler);
+  }
+
+  async request(peer: string, payload: Uint8Array, timeoutMs: number): Promise<Uint8Array> {
+    const link = this.link(peer);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`request to ${peer} timed out after ${timeoutMs} ms`)), timeoutMs);
+    try {
+      const stream = await this.started().dialProtocol(multiaddr(link.remote), REQUEST_PROTOCOL, { signal: controller.signal });
+      return await exchange(stream, payload, controller.signal);
+    } catch (error) {
+      throw controller.signal.aborted ? controller.signal.reason : new Error(`request to ${peer} failed: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  onRequest(handler: RequestHandler): void {
+    this.requestHandler = handler;
+  }
+
+  peers(): PeerStatus[] {
+    return [...this.links.values()].map((link) => link.status());
+  }
+
+  /** The one way out for messages: queues the frame for the peer's outbound stream. */
+  protected transmit(link: PeerLink, frame: Uint8Array): void {
+    link.enqueue(frame);
+  }
+
+  /** The one way in for messages: counts them and hands them to the handlers. */
+  protected deliver(link: PeerLink, channel: Channel, payload: Uint8Array): void {
+    link.counters.messagesIn++;
+    link.counters.bytesIn += payload.length + 5;
+    for (const handler of this.messageHandlers) {
+      try {
+        handler(link.address, payload, channel);
+      } catch (error) {
+        this.options.log?.(`p2p: a message handler failed on a ${channel} message from ${link.address}: ${(error as Error)?.stack ?? error}`);
+      }
+    }
+  }
+
+  private acceptMessageStream(stream: Stream, connection: Connection): void {
+    const link = this.linkOf(connection.remotePeer);
+    if (!link) return stream.abort(new Error("not a configured validator"));
+    link.acceptInbound(stream);
+    const decoder = new FrameDecoder();
+    stream.addEventListener("message", (event) => {
+      try {
+        for (const frame of decoder.push(event.data.subarray())) this.deliver(link, tagChannel(frame.tag), frame.body);
+      } catch (error) {
+        link.counters.failed(error);
+        stream.abort(error as Error);
+      }
+    });
+  }
+
+  private acceptRequestStream(stream: Stream, connection: Connection): void {
+    const link = this.linkOf(connection.remotePeer);
+    if (!link) return stream.abort(new Error("not a configured validator"));
+    answer(stream, link.address, this.requestHandler);
+  }
+
+  private linkOf(peerId: PeerId): PeerLink | undefined {
+    const address = this.addressByPeerId.get(peerId.toString());
+    return address === undefined ? undefined : this.links.get(address);
+  }
+
+  private link(peer: string): PeerLink {
+    const link = this.links.get(peer);
+    if (!link) throw new Error(`unknown peer ${peer}: not in p2p.peers`);
+    return link;
+  }
+
+  private started(): Libp2p {
+    if (!this.node) throw new Error("the p2p network is not started");
+    return this.node;
+  }
+}
+
+function hostAddress(host: string, port: number): Multiaddr {
+  const protocol = /^\d+\.\d+\.\d+\.\d+$/.test(host) ? "ip4" : host.includes(":") ? "ip6" : "dns";
+  return multiaddr(`/${protocol}/${host}/tcp/${port}`);
+}
+
+function dialAddress(host: string, port: number, peerId: string): Multiaddr {
+  return hostAddress(host, port).encapsulate(`/p2p/${peerId}`);
+}
