@@ -193,6 +193,12 @@ export interface PbftMessage {
 }
 export interface PbftCommitProof { commits?: PbftSignedMessage[] }
 
+// Between validators, beside PBFT (proto/chainsim.proto).
+export interface LedgerDecision { seq?: bigint; value?: Uint8Array; proof?: PbftCommitProof }
+export interface SyncRequest { from_seq?: bigint; max_ledgers?: number }
+export interface SyncResponse { decisions?: LedgerDecision[] }
+export interface ChainStatus { ledger_seq?: bigint; ledger_hash?: Uint8Array }
+
 export const codecs = {
   Transaction: new MessageCodec<Transaction>("protocol.Transaction"),
   Operation: new MessageCodec<Operation>("protocol.Operation"),
@@ -214,4 +220,8 @@ export const codecs = {
   PbftMessage: new MessageCodec<PbftMessage>("chainsim.PbftMessage"),
   PbftSignedMessage: new MessageCodec<PbftSignedMessage>("chainsim.PbftSignedMessage"),
   PbftCommitProof: new MessageCodec<PbftCommitProof>("chainsim.PbftCommitProof"),
+  LedgerDecision: new MessageCodec<LedgerDecision>("chainsim.LedgerDecision"),
+  SyncRequest: new MessageCodec<SyncRequest>("chainsim.SyncRequest"),
+  SyncResponse: new MessageCodec<SyncResponse>("chainsim.SyncResponse"),
+  ChainStatus: new MessageCodec<ChainStatus>("chainsim.ChainStatus"),
 };

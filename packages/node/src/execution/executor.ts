@@ -29,6 +29,8 @@ export interface LedgerProposal {
   /** Validator address that proposed the ledger; it receives the fees. */
   proposer: string;
   txs: SignedTransaction[];
+  /** The commit proof of the previous ledger (an encoded PbftCommitProof), carried in the value. */
+  previousProof?: Uint8Array;
 }
 
 export interface ExecutedLedger {
@@ -102,6 +104,7 @@ export class Executor {
       close_time: proposal.closeTime,
       previous_ledger_hash: tip.header.hash,
       txs: included.map((tx) => tx.env()),
+      previous_proof: proposal.previousProof,
       proposer: proposal.proposer,
     };
     const txCount = tip.txCount + BigInt(included.length);

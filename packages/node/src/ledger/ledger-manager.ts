@@ -1,4 +1,4 @@
-import { ChainError, ErrorCode, codecs, equalBytes, sha256, toHex, utf8, type LedgerHeader, type StoredLedger } from "@chainsim/protocol";
+import { ChainError, ErrorCode, codecs, equalBytes, sha256, toHex, utf8, type LedgerDecision, type LedgerHeader, type StoredLedger } from "@chainsim/protocol";
 import type { NodeConfig } from "../config.js";
 import { Executor, type ChainTip, type ContractSupport, type ExecutedLedger, type LedgerProposal } from "../execution/executor.js";
 import type { SignatureChecker } from "../execution/authorization.js";
@@ -95,30 +95,60 @@ export class LedgerManager {
   }
 
   /**
-   * Executes `proposal` on the tip and stores the result. Calls run one at a time. Returns the ledger,
-   * including the transactions it left out and why.
+   * Executes `proposal` on the tip without storing it: how a replica checks a proposed value ("verify"
+   * refuses the whole proposal for one bad transaction) and how a proposer builds one ("propose" leaves
+   * bad transactions out). The result can be committed while the tip has not moved.
    */
-  close(proposal: LedgerProposal): Promise<ExecutedLedger> {
-    const run = this.closing.then(async () => {
-      if (this.broken) throw this.broken;
-      this.closingNow = true;
-      const executed = await this.executor.execute(this.tip, proposal, "propose").finally(() => (this.closingNow = false));
-      try {
-        await this.store(executed);
-      } catch (error) {
-        this.broken = new Error(`storing ledger ${executed.header.seq} failed; restart the node to recover: ${(error as Error).message}`);
-        throw this.broken;
+  execute(proposal: LedgerProposal, mode: "propose" | "verify"): Promise<ExecutedLedger> {
+    return this.serially(() => this.executeOnTip(proposal, mode));
+  }
+
+  /** Stores a ledger `execute` produced on the current tip, with the decision that committed it. */
+  commit(executed: ExecutedLedger, decision?: LedgerDecision): Promise<ExecutedLedger> {
+    return this.serially(async () => {
+      if (executed.header.seq !== this.tip.header.seq! + 1n || !equalBytes(executed.value.previous_ledger_hash ?? new Uint8Array(), this.tip.header.hash!)) {
+        throw new Error(`ledger ${executed.header.seq} was executed on another tip than ledger ${this.tip.header.seq}`);
       }
-      this.tip = { header: executed.header, txCount: executed.txCount };
-      this.closedSinceStart++;
-      for (const listener of this.listeners) listener(executed);
-      return executed;
+      return this.storeOnTip(executed, decision);
     });
+  }
+
+  /** Executes ("propose" mode) and stores the next ledger in one step. Returns it, with what it left out and why. */
+  close(proposal: LedgerProposal, decision?: LedgerDecision): Promise<ExecutedLedger> {
+    return this.serially(async () => this.storeOnTip(await this.executeOnTip(proposal, "propose"), decision));
+  }
+
+  /** Runs `task` after every earlier execute/commit/close: they all read or move the tip. */
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.closing.then(task);
     this.closing = run.then(
       () => undefined,
       () => undefined,
     );
     return run;
+  }
+
+  private async executeOnTip(proposal: LedgerProposal, mode: "propose" | "verify"): Promise<ExecutedLedger> {
+    if (this.broken) throw this.broken;
+    this.closingNow = true;
+    try {
+      return await this.executor.execute(this.tip, proposal, mode);
+    } finally {
+      this.closingNow = false;
+    }
+  }
+
+  private async storeOnTip(executed: ExecutedLedger, decision: LedgerDecision | undefined): Promise<ExecutedLedger> {
+    try {
+      await this.store(executed, decision);
+    } catch (error) {
+      this.broken = new Error(`storing ledger ${executed.header.seq} failed; restart the node to recover: ${(error as Error).message}`);
+      throw this.broken;
+    }
+    this.tip = { header: executed.header, txCount: executed.txCount };
+    this.closedSinceStart++;
+    for (const listener of this.listeners) listener(executed);
+    return executed;
   }
 
   /** Bytes of the last closed ledger's header. */
@@ -134,12 +164,13 @@ export class LedgerManager {
     return this.broken;
   }
 
-  private async store(executed: ExecutedLedger): Promise<void> {
+  private async store(executed: ExecutedLedger, decision: LedgerDecision | undefined): Promise<void> {
       await this.ledgers.write({
         ledger: stored(executed.header, executed.value, executed.records.map((r) => r.hash!), this.validators, this.params),
         records: executed.records,
         changes: executed.changes,
         txCount: executed.txCount,
+        decision,
       });
       await this.accounts.apply(executed.header.seq!, executed.changes);
       executed.commitTree();

@@ -1,4 +1,4 @@
-import { codecs, toHex, type LedgerChanges, type RawTransactionEnvStore, type StoredLedger } from "@chainsim/protocol";
+import { codecs, toHex, type LedgerChanges, type LedgerDecision, type RawTransactionEnvStore, type StoredLedger } from "@chainsim/protocol";
 import { seqKey, type Db } from "./databases.js";
 
 const LAST_SEQ = "last_seq";
@@ -11,9 +11,11 @@ export interface ClosedLedger {
   changes: LedgerChanges;
   /** Signed (user) transactions on chain after this ledger. */
   txCount: bigint;
+  /** How consensus decided it (absent for the genesis): served to validators that sync. */
+  decision?: LedgerDecision;
 }
 
-/** ledger_db: headers by seq, records by hash, and the redo log of state changes. */
+/** ledger_db: headers and consensus decisions by seq, records by hash, and the redo log of state changes. */
 export class LedgerStore {
   constructor(private readonly db: Db) {}
 
@@ -39,6 +41,7 @@ export class LedgerStore {
     batch.put(seqKey("h/", seq), codecs.StoredLedger.encode(closed.ledger));
     for (const record of closed.records) batch.put("t/" + toHex(record.hash!), codecs.RawTransactionEnvStore.encode(record));
     batch.put(seqKey("c/", seq), codecs.LedgerChanges.encode(closed.changes));
+    if (closed.decision) batch.put(seqKey("d/", seq), codecs.LedgerDecision.encode(closed.decision));
     if (seq > 1n) batch.del(seqKey("c/", seq - 1n));
     batch.put(LAST_SEQ, enc.encode(seq.toString()));
     batch.put(TX_COUNT, enc.encode(closed.txCount.toString()));
@@ -48,6 +51,11 @@ export class LedgerStore {
   async ledger(seq: bigint): Promise<StoredLedger | undefined> {
     const v = await this.db.get(seqKey("h/", seq));
     return v && codecs.StoredLedger.decode(v);
+  }
+
+  async decision(seq: bigint): Promise<LedgerDecision | undefined> {
+    const v = await this.db.get(seqKey("d/", seq));
+    return v && codecs.LedgerDecision.decode(v);
   }
 
   async record(hashHex: string): Promise<RawTransactionEnvStore | undefined> {
