@@ -1,0 +1,213 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { expect } from "chai";
+import { isPortFree, loadManifest, nodePorts, type Manifest } from "@chainsim/cli";
+import { ChainsimClient, Keypair, expectOk, payCoin, sendTransaction } from "@chainsim/client";
+import { ErrorCode } from "@chainsim/protocol";
+import { waitFor } from "../harness/network.js";
+
+/**
+ * docker-compose.yml for real: the local-4 network as four podman containers from the image `npm run
+ * image:offline` assembles (docs/containers.md). Skips only when podman cannot be installed or run here.
+ */
+
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const SETUP = "scripts/containers/setup-podman.sh";
+/** The project name keeps containers, volumes and the network apart from any other compose project. */
+const PROJECT = `chainsim-e2e-${process.pid}-${randomBytes(3).toString("hex")}`;
+
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command in the repository; never rejects (the caller reads the exit code). */
+function run(program: string, args: string[], options: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(
+      program,
+      args,
+      { cwd: REPO, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 << 20, env: { ...process.env, ...options.env } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 127) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) + (error && typeof error.code !== "number" ? String(error.message) : "") });
+      },
+    );
+  });
+}
+
+async function must(program: string, args: string[], options: Parameters<typeof run>[2] = {}): Promise<RunResult> {
+  const result = await run(program, args, options);
+  if (result.code !== 0) throw new Error(`${program} ${args.join(" ")} exited ${result.code}:\n${tail(result.stderr || result.stdout)}`);
+  return result;
+}
+
+function tail(text: string, lines = 30): string {
+  return text.trimEnd().split("\n").slice(-lines).join("\n");
+}
+
+/**
+ * Why podman cannot be used here, or undefined when it works. Installs it first (setup-podman.sh: apt-get as
+ * root) if it is missing or not configured; only a machine where that fails is a reason to skip.
+ */
+async function podmanUnavailable(): Promise<string | undefined> {
+  const ready = async () => (await run("podman", ["info"], { timeoutMs: 60_000 })).code === 0 && (await run("podman-compose", ["version"], { timeoutMs: 60_000 })).code === 0;
+  if (await ready()) {
+    // Installed and running: still make sure containers.conf is the one docs/containers.md needs (no-op if so).
+    if (process.getuid?.() === 0) await must("bash", [SETUP], { timeoutMs: 600_000 });
+    return undefined;
+  }
+  if (process.getuid?.() !== 0) return "podman or podman-compose is missing or does not run, and installing them needs root (run scripts/containers/setup-podman.sh as root)";
+  const setup = await run("bash", [SETUP], { timeoutMs: 600_000 });
+  if (setup.code !== 0) return `podman could not be installed or run (scripts/containers/setup-podman.sh exited ${setup.code}):\n${tail(setup.stderr, 10)}`;
+  if (!(await ready())) return "podman was installed but `podman info` or `podman-compose version` still fails";
+  return undefined;
+}
+
+/** A port prefix (port base / 100) in 200..319 whose 12 ports of local-4 are free on this machine. */
+async function freePortPrefix(nodes: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const prefix = 200 + Math.floor(Math.random() * 120);
+    const ports = Array.from({ length: nodes }, (_, i) => nodePorts(prefix * 100, i)).flatMap((p) => [p.p2p, p.http, p.ws]);
+    if ((await Promise.all(ports.map((p) => isPortFree(p)))).every(Boolean)) return prefix;
+  }
+  throw new Error("no free port range found after 50 attempts");
+}
+
+describe("e2e: docker-compose.yml under podman (local-4 in four containers)", function () {
+  this.timeout(600_000);
+  let manifest: Manifest;
+  let clients: ChainsimClient[] = [];
+  let composeEnv: Record<string, string> = {};
+  let started = false;
+  let failed = false;
+  const timings: string[] = [];
+
+  const compose = (args: string[], timeoutMs = 180_000) => run("podman-compose", ["-f", "docker-compose.yml", "-p", PROJECT, ...args], { timeoutMs, env: composeEnv });
+
+  async function timed<T>(what: string, action: () => Promise<T>): Promise<T> {
+    const t0 = Date.now();
+    const value = await action();
+    timings.push(`${what} ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    return value;
+  }
+
+  /** Everything this test created: containers, volumes and the project network, also after failures. */
+  async function tearDown(): Promise<void> {
+    await compose(["down", "-v"], 180_000);
+    const label = `label=io.podman.compose.project=${PROJECT}`;
+    const leftover = (await run("podman", ["ps", "-aq", "--filter", label])).stdout.split("\n").filter(Boolean);
+    if (leftover.length > 0) await run("podman", ["rm", "-f", "-t", "2", ...leftover]);
+    const volumes = (await run("podman", ["volume", "ls", "-q"])).stdout.split("\n").filter((v) => v.startsWith(`${PROJECT}_`));
+    if (volumes.length > 0) await run("podman", ["volume", "rm", "-f", ...volumes]);
+    if ((await run("podman", ["network", "exists", `${PROJECT}_default`])).code === 0) await run("podman", ["network", "rm", "-f", `${PROJECT}_default`]);
+  }
+
+  /** Fails at once, with the container's last log lines, when a validator's container has stopped. */
+  async function failIfExited(): Promise<void> {
+    const ps = await run("podman", ["ps", "-a", "--filter", `label=io.podman.compose.project=${PROJECT}`, "--format", "{{.Names}} {{.State}}"]);
+    const exited = ps.stdout.split("\n").filter((line) => /\s(exited|stopped|dead)$/i.test(line)).map((line) => line.split(" ")[0]);
+    if (exited.length === 0) return;
+    const logs = await run("podman", ["logs", "--tail", "5", exited[0]]);
+    throw new Error(`container(s) ${exited.join(", ")} stopped; last log lines of ${exited[0]}:\n${tail(logs.stdout + logs.stderr, 5)}`);
+  }
+
+  before(async function () {
+    const why = await timed("podman check/setup", podmanUnavailable);
+    if (why) {
+      console.log(`      skipped: ${why}`);
+      this.skip();
+    }
+    manifest = await loadManifest(`${REPO}/networks/local-4.toml`);
+    // The test runs after `npm test` built everything, so the image is assembled from the current dist/.
+    await timed("npm run image:offline", () => must("npm", ["run", "--silent", "image:offline", "--", "--no-build"], { timeoutMs: 600_000 }));
+    const prefix = await freePortPrefix(manifest.nodes.length);
+    composeEnv = { CHAINSIM_PORT_PREFIX: String(prefix) };
+    clients = manifest.nodes.map((_, i) => new ChainsimClient(`http://127.0.0.1:${nodePorts(prefix * 100, i).http}`, { timeoutMs: 5_000 }));
+    started = true; // from here on, after() tears down whatever `up` managed to create
+    await timed("podman-compose up -d", () => compose(["up", "-d"]).then((r) => {
+      if (r.code !== 0) throw new Error(`podman-compose up -d exited ${r.code}:\n${tail(r.stderr || r.stdout)}`);
+    }));
+  });
+
+  afterEach(function () {
+    if (this.currentTest?.state === "failed") failed = true;
+  });
+
+  after(async function () {
+    this.timeout(300_000);
+    if (!started) return;
+    if (failed) {
+      for (const node of manifest.nodes) {
+        const logs = await run("podman", ["logs", "--tail", "15", `${PROJECT}_${node.name}_1`]);
+        console.log(`      --- last log lines of ${node.name} ---\n${tail(logs.stdout + logs.stderr, 15).replace(/^/gm, "      ")}`);
+      }
+    }
+    await timed("teardown (down -v)", tearDown);
+    console.log(`      timings: ${timings.join(", ")}`);
+  });
+
+  it("all four validators answer /hello on their published ports", async () => {
+    await timed("up → all four answer /hello", () =>
+      waitFor(
+        "every container to answer /hello",
+        async () => {
+          if ((await Promise.all(clients.map((c) => c.hello().then(() => true, () => false)))).every(Boolean)) return true;
+          await failIfExited();
+          return undefined;
+        },
+        60_000,
+        250,
+      ),
+    );
+  });
+
+  it("close ledgers together: the same ledger hash at every common seq past genesis", async () => {
+    // Without transactions a ledger closes every empty_close_interval_ms; allow three of them.
+    const bound = 3 * manifest.consensus.empty_close_interval_ms + 10_000;
+    const common = await timed("first common closed ledger", () =>
+      waitFor(
+        "every validator to close a ledger past genesis",
+        async () => {
+          const seqs = await Promise.all(clients.map(async (c) => Number(expectOk(await c.getLedger()).result.header.seq)));
+          const min = Math.min(...seqs);
+          return min >= 2 ? min : undefined;
+        },
+        bound,
+        500,
+      ),
+    );
+    for (let seq = 2; seq <= common; seq++) {
+      const hashes = await Promise.all(clients.map(async (c) => expectOk(await c.getLedger({ seq })).result.header.hash));
+      const byNode = Object.fromEntries(manifest.nodes.map((n, i) => [n.name, hashes[i]]));
+      expect(new Set(hashes).size, `ledger hashes at seq ${seq}: ${JSON.stringify(byNode)}`).to.equal(1);
+    }
+  });
+
+  it("a transaction submitted to one container is readable on all four", async () => {
+    const genesis = Keypair.fromPrivateKey(manifest.genesis.account.private_key);
+    const dest = Keypair.generate();
+    const { hash } = await sendTransaction(clients[1], { signers: [genesis], operations: [payCoin(dest.address, 1_000_000)] });
+    const seen = await timed("transaction on all four", () =>
+      waitFor(
+        `transaction ${hash} (submitted to v2) on every validator`,
+        async () => {
+          const found = await Promise.all(clients.map(async (c) => (await c.getTransactionHistory({ hash })).error_code === ErrorCode.SUCCESS));
+          return found.every(Boolean) ? found : undefined;
+        },
+        30_000,
+        250,
+      ).catch(async (error: Error) => {
+        const found = await Promise.all(clients.map(async (c) => (await c.getTransactionHistory({ hash })).error_code));
+        const byNode = manifest.nodes.map((n, i) => `${n.name}: error_code ${found[i]}`).join(", ");
+        throw new Error(`${error.message} (getTransactionHistory: ${byNode})`);
+      }),
+    );
+    expect(seen).to.deep.equal([true, true, true, true]);
+    const records = await Promise.all(clients.map(async (c) => expectOk(await c.getTransactionHistory({ hash })).result.transactions[0]));
+    for (const record of records) expect(record.error_code).to.equal(ErrorCode.SUCCESS);
+    expect(new Set(records.map((r) => String(r.ledger_seq))).size, "the same ledger on every validator").to.equal(1);
+  });
+});
