@@ -1,0 +1,66 @@
+import { findQuorum } from "./certificates.js";
+import type { PrePrepare, PreparedCertificate, Signed, Vote } from "./messages.js";
+
+/** What this replica knows about one seq: the pre-prepare of the view it is in, the votes, the certificates. */
+export class Instance {
+  /** View of the accepted pre-prepare; -1 before any. */
+  view = -1;
+  prePrepare?: Signed<PrePrepare>;
+  /** The node found the pre-prepare's value fine (or it needs no check: our own, or carried by a NEW-VIEW). */
+  validated = false;
+  /** Per replica, its vote of the highest view seen: an honest replica votes again only in a later view. */
+  readonly prepares = new Map<number, Signed<Vote>>();
+  readonly commits = new Map<number, Signed<Vote>>();
+  /** The certificate of the highest view in which this replica prepared; carried into VIEW-CHANGEs. */
+  prepared?: PreparedCertificate;
+  /** A quorum of matching COMMITs: the value is decided, whatever view this replica is in. */
+  committed?: Signed<Vote>[];
+  /** Values seen in pre-prepares, by digest ("" → null request), so a commit certificate can be delivered. */
+  readonly values = new Map<string, Uint8Array | null>();
+  lastProposeMs?: number;
+  endMs?: number;
+
+  constructor(
+    readonly seq: number,
+    readonly startMs: number,
+  ) {}
+
+  accept(prePrepare: Signed<PrePrepare>, validated: boolean, nowMs: number): void {
+    this.view = prePrepare.body.view;
+    this.prePrepare = prePrepare;
+    this.validated = validated;
+    this.values.set(prePrepare.body.digest, prePrepare.body.value);
+    this.lastProposeMs = nowMs;
+  }
+
+  /** Keeps the vote unless the sender already voted in this or a later view. */
+  addVote(vote: Signed<Vote>): boolean {
+    const votes = vote.body.kind === "prepare" ? this.prepares : this.commits;
+    const held = votes.get(vote.body.replica);
+    if (held && held.body.view >= vote.body.view) return false;
+    votes.set(vote.body.replica, vote);
+    return true;
+  }
+
+  /** PREPAREs matching the accepted pre-prepare (never the primary's: its pre-prepare stands for its prepare). */
+  matchingPrepares(): Signed<Vote>[] {
+    const pp = this.prePrepare?.body;
+    if (!pp) return [];
+    return [...this.prepares.values()].filter((p) => p.body.view === pp.view && p.body.digest === pp.digest && p.body.replica !== pp.replica);
+  }
+
+  /** A quorum of COMMITs of one view and digest, if there is one. */
+  commitCertificate(quorum: number): Signed<Vote>[] | undefined {
+    return findQuorum(this.commits.values(), (c) => `${c.body.view}/${c.body.digest}`, quorum);
+  }
+
+  committedDigest(): string | undefined {
+    return this.committed?.[0].body.digest;
+  }
+
+  /** Committed and the value known: ready to hand to the node. */
+  deliverable(): boolean {
+    const digest = this.committedDigest();
+    return digest !== undefined && this.values.has(digest);
+  }
+}

@@ -1,0 +1,253 @@
+import { codecs } from "@chainsim/protocol";
+import {
+  Replica,
+  sign,
+  verifierOf,
+  verifyCommitProof,
+  type CommitProof,
+  type Output,
+  type PersistedState,
+  type ReplicaConfig,
+  type SignedMessage,
+  type SyncRequest,
+} from "../../src/index.js";
+import { Agreement, InOrder, Liveness, Validity, type Assertion } from "./assertions.js";
+import { VirtualClock } from "./clock.js";
+import { sha256Hex, simulatedKeys } from "./crypto.js";
+import { CHAOTIC, HEALED, Network, type LinkConditions } from "./network.js";
+import { Prng } from "./prng.js";
+
+export interface SimulationOptions {
+  seed: number;
+  n: number;
+  ckpInterval?: number;
+  viewTimeoutMs?: number;
+  /** Virtual time under chaotic links (and crashes) before the network heals. */
+  chaosMs?: number;
+  chaos?: LinkConditions;
+  /** After healing, every live replica must commit this many more values within boundMs. */
+  livenessCommits?: number;
+  boundMs?: number;
+  /** Replicas that crash at a random time during chaos (at most f make sense). */
+  crashes?: number;
+  /** Crashed replicas restart from their last snapshot() when the network heals. */
+  restart?: boolean;
+  /** Replica 0 sends one value to even replicas and another to odd ones for every fresh seq. */
+  equivocatingPrimary?: boolean;
+  /** Broken replicas: they prepare and commit with `quorum` votes. */
+  unsafe?: { replicas: number[]; quorum: number };
+  /** How often the primary proposes (the node's close interval). */
+  proposeIntervalMs?: number;
+  /** Seqs the primary may have in flight beyond its ledger; the node uses 1 (each value names its parent). */
+  pipeline?: number;
+  tickMs?: number;
+}
+
+export interface SimulationResult {
+  violations: { assertion: string; message: string }[];
+  heights: number[];
+  views: number[];
+  endMs: number;
+  messages: number;
+  /** What the run exercised, so tests can tell a quiet run from a rough one. */
+  stats: { viewChanges: number; stableCheckpoints: number; stateTransfers: number; nullCommits: number };
+}
+
+interface Ledger { digest: string; value: Uint8Array | null; proof: CommitProof; stateDigest: string }
+
+/** One simulated validator: the replica plus what its node would do (ledger, proposals, state transfer). */
+class SimNode {
+  replica: Replica;
+  crashed = false;
+  saved?: PersistedState;
+  readonly ledgers: Ledger[] = [];
+  lastProposeMs = -Infinity;
+
+  constructor(readonly config: ReplicaConfig) {
+    this.replica = new Replica(config);
+  }
+
+  get height(): number {
+    return this.ledgers.length;
+  }
+
+  get stateDigest(): string {
+    return this.ledgers.at(-1)?.stateDigest ?? "";
+  }
+}
+
+/** A seeded run: chaos (lossy, duplicating, reordering links, crashes, a faulty primary), then healing. */
+export class Simulation {
+  readonly clock = new VirtualClock();
+  readonly random: Prng;
+  readonly nodes: SimNode[];
+  readonly network: Network<SignedMessage>;
+  readonly agreement = new Agreement();
+  readonly validity = new Validity();
+  readonly inOrder = new InOrder();
+  readonly liveness: Liveness;
+  private readonly assertions: Assertion[];
+  private readonly options: Required<Omit<SimulationOptions, "unsafe">> & Pick<SimulationOptions, "unsafe">;
+  private proposals = 0;
+  private readonly stats = { viewChanges: 0, stableCheckpoints: 0, stateTransfers: 0, nullCommits: 0 };
+
+  constructor(options: SimulationOptions) {
+    this.options = {
+      ckpInterval: 4,
+      viewTimeoutMs: 400,
+      chaosMs: 3000,
+      chaos: CHAOTIC,
+      livenessCommits: 5,
+      boundMs: 60_000,
+      crashes: 0,
+      restart: false,
+      equivocatingPrimary: false,
+      proposeIntervalMs: 100,
+      pipeline: 1,
+      tickMs: 50,
+      ...options,
+    };
+    const { seed, n } = this.options;
+    this.random = new Prng(seed);
+    this.liveness = new Liveness(this.options.livenessCommits);
+    this.assertions = [this.agreement, this.validity, this.inOrder, this.liveness];
+    const keys = simulatedKeys(seed);
+    const validators = Array.from({ length: n }, (_, i) => `validator-${i}`);
+    this.nodes = validators.map(
+      (_, i) =>
+        new SimNode({
+          validators,
+          self: i,
+          ckpInterval: this.options.ckpInterval,
+          viewTimeoutMs: this.options.viewTimeoutMs,
+          crypto: keys.crypto(i),
+          unsafeQuorum: this.options.unsafe?.replicas.includes(i) ? this.options.unsafe.quorum : undefined,
+        }),
+    );
+    this.network = new Network(this.clock, this.random, (to, _from, message) => this.alive(to) && this.handle(to, this.nodes[to].replica.receive(message, this.clock.now)));
+  }
+
+  run(): SimulationResult {
+    const o = this.options;
+    this.nodes.forEach((_, i) => this.clock.schedule(this.random.int(0, o.tickMs), () => this.tick(i)));
+    const candidates = this.nodes.map((_, i) => i).filter((i) => !(o.equivocatingPrimary && i === 0));
+    for (const i of this.random.pick(candidates, o.crashes)) {
+      this.clock.schedule(this.random.int(0, o.chaosMs), () => (this.nodes[i].crashed = true));
+    }
+    this.network.conditions = o.chaos;
+    this.clock.runUntil(o.chaosMs);
+    this.network.conditions = HEALED;
+    if (o.restart) this.nodes.forEach((node, i) => node.crashed && this.restart(i));
+    this.liveness.mark(this.heights());
+    const live = () => this.nodes.map((node) => !node.crashed);
+    this.clock.runUntil(o.chaosMs + o.boundMs, () => this.liveness.satisfied(this.heights(), live()));
+    this.liveness.finish(this.heights(), live(), o.boundMs);
+    return {
+      violations: this.assertions.flatMap((a) => a.violations.map((message) => ({ assertion: a.name, message }))),
+      heights: this.heights(),
+      views: this.nodes.map((node) => node.replica.status().view),
+      endMs: this.clock.now,
+      messages: this.network.delivered,
+      stats: this.stats,
+    };
+  }
+
+  private heights(): number[] {
+    return this.nodes.map((node) => node.height);
+  }
+
+  private alive(i: number): boolean {
+    return !this.nodes[i].crashed;
+  }
+
+  private tick(i: number): void {
+    if (this.alive(i)) {
+      this.handle(i, this.nodes[i].replica.tick(this.clock.now));
+      this.maybePropose(i);
+    }
+    this.clock.schedule(this.options.tickMs, () => this.tick(i));
+  }
+
+  /** The primary proposes a fresh value, at most once per proposeIntervalMs (like a ledger close). */
+  private maybePropose(i: number): void {
+    const node = this.nodes[i];
+    const seq = node.replica.nextProposalSeq();
+    if (seq === undefined || seq > node.height + this.options.pipeline || this.clock.now - node.lastProposeMs < this.options.proposeIntervalMs) return;
+    node.lastProposeMs = this.clock.now;
+    const value = new TextEncoder().encode(`value/${this.options.seed}/${i}/${this.proposals++}`);
+    this.validity.onPropose(sha256Hex(value));
+    this.handle(i, node.replica.propose(value, this.clock.now));
+  }
+
+  /** What the node does with an Output: persist, send, validate, execute, sync. */
+  private handle(i: number, out: Output): void {
+    const node = this.nodes[i];
+    this.stats.viewChanges += out.events.filter((e) => e.startsWith("view change")).length;
+    this.stats.stableCheckpoints += out.events.filter((e) => e.startsWith("stable checkpoint")).length;
+    this.stats.nullCommits += out.commits.filter((c) => c.value === null).length;
+    if (out.persist && this.options.restart) node.saved = JSON.parse(JSON.stringify(node.replica.snapshot())) as PersistedState;
+    for (const { to, message } of out.send) {
+      const targets = to === "all" ? this.nodes.map((_, j) => j).filter((j) => j !== i) : [to];
+      for (const j of targets) this.network.send(i, j, this.tamper(i, j, message));
+    }
+    for (const v of out.validate) {
+      const ok = new TextDecoder().decode(v.value).startsWith("value/");
+      this.clock.schedule(1, () => this.alive(i) && this.handle(i, node.replica.valueChecked(v.view, v.seq, v.digest, ok, this.clock.now)));
+    }
+    for (const commit of out.commits) {
+      for (const a of this.assertions) a.onCommit?.({ node: i, seq: commit.seq, digest: commit.digest, value: commit.value });
+      // After a restart the replica may hand out again what the ledger already holds.
+      if (commit.seq !== node.height + 1) continue;
+      this.append(node, { digest: commit.digest, value: commit.value, proof: commit.proof });
+      this.handle(i, node.replica.executed(commit.seq, node.stateDigest, this.clock.now));
+    }
+    if (out.sync) {
+      const request = out.sync;
+      this.clock.schedule(this.random.int(10, 50), () => this.alive(i) && this.stateTransfer(i, request));
+    }
+  }
+
+  private append(node: SimNode, ledger: Omit<Ledger, "stateDigest">): void {
+    node.ledgers.push({ ...ledger, stateDigest: sha256Hex(`${node.stateDigest}/${ledger.digest}`) });
+  }
+
+  /** Copies ledgers from the most advanced peer named in the request, checking each commit proof. */
+  private stateTransfer(i: number, request: SyncRequest): void {
+    const node = this.nodes[i];
+    const peers = request.from.map((j) => this.nodes[j]).filter((peer) => !peer.crashed);
+    const peer = peers.sort((a, b) => b.height - a.height)[0];
+    if (!peer || peer.height <= node.height) return;
+    this.stats.stateTransfers++;
+    const verifier = verifierOf(node.config);
+    while (node.height < peer.height) {
+      const seq = node.height + 1;
+      const ledger = peer.ledgers[seq - 1];
+      if (!verifyCommitProof(verifier, seq, ledger.digest, ledger.proof)) break;
+      for (const a of this.assertions) a.onSynced?.({ node: i, seq, digest: ledger.digest, value: ledger.value });
+      this.append(node, ledger);
+    }
+    this.inOrder.onExpect(i, node.height + 1);
+    this.handle(i, node.replica.synced(node.height, node.stateDigest, this.clock.now));
+  }
+
+  private restart(i: number): void {
+    const node = this.nodes[i];
+    node.crashed = false;
+    node.replica = new Replica(node.config, node.saved, this.clock.now);
+    // The ledger may be ahead of the snapshot (executed after the last vote): tell the replica.
+    this.inOrder.onExpect(i, node.height + 1);
+    if (node.height > node.replica.status().lastExecutedSeq) this.handle(i, node.replica.synced(node.height, node.stateDigest, this.clock.now));
+  }
+
+  /** The equivocating primary gives odd replicas a different value for each fresh pre-prepare. */
+  private tamper(from: number, to: number, message: SignedMessage): SignedMessage {
+    if (!this.options.equivocatingPrimary || from !== 0 || to % 2 === 0) return message;
+    const pp = codecs.PbftMessage.decode(message.message!).pre_prepare;
+    if (!pp?.value?.length) return message;
+    const value = new TextEncoder().encode(`value/evil/${new TextDecoder().decode(pp.value)}`);
+    const digest = sha256Hex(value);
+    this.validity.onPropose(digest);
+    const body = { kind: "pre-prepare" as const, view: Number(pp.view ?? 0n), seq: Number(pp.seq ?? 0n), replica: from, value, digest };
+    return sign(this.nodes[from].config.crypto, body).wire;
+  }
+}
