@@ -25,7 +25,8 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf packages/*/dist/test packages/*/dist/tsconfig.tsbuildinfo packages/*/src packages/*/test \
            node_modules/isolated-vm/src node_modules/isolated-vm/vendor node_modules/isolated-vm/build/Release/obj.target \
-           node_modules/classic-level/deps
+           node_modules/classic-level/deps \
+ && find node_modules -name '*.node' -type f -exec strip --strip-unneeded {} +
 
 # --- runtime: Node, the compiled packages and production node_modules only
 FROM node:20-bookworm-slim

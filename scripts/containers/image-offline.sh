@@ -86,6 +86,9 @@ platform=$(node -p 'process.platform + "-" + process.arch')
 if [ -d "$nm/classic-level/prebuilds/$platform" ]; then
   find "$nm/classic-level/prebuilds" -mindepth 1 -maxdepth 1 ! -name "$platform" -exec rm -rf {} +
 fi
+find "$nm/classic-level/prebuilds" -name '*.musl.node' -delete 2>/dev/null || true # glibc here
+# Addons built here carry their debug symbols (isolated-vm: 25 MB, 1 MB stripped); Node needs only the dynamic ones.
+if command -v strip >/dev/null; then find "$nm" -name '*.node' -type f -exec strip --strip-unneeded {} +; fi
 find "$root/app" -type d -empty -delete
 mkdir -p "$root/app/node_modules"
 
