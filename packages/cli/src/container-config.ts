@@ -1,7 +1,7 @@
-import type { NodeConfig } from "@chainsim/node";
+import { parseHostPort, type NodeConfig } from "@chainsim/node";
 import { CliError } from "./errors.js";
 import type { Manifest } from "./manifest.js";
-import { checkPortBase, networkConfigs, nodePorts } from "./network-config.js";
+import { checkPortBase, networkConfigs } from "./network-config.js";
 
 /** Inside a container a validator listens on every interface; the engine publishes its ports. */
 export const CONTAINER_LISTEN_HOST = "0.0.0.0";
@@ -36,11 +36,10 @@ export function containerNodeConfig(manifest: Manifest, name: string, layout: Co
 /** Rewrites one generated config (from networkConfigs with the same port base) for a container. */
 export function toContainerConfig(config: NodeConfig, manifest: Manifest, layout: ContainerLayout): NodeConfig {
   const hostOf = layout.hostOf ?? ((name: string) => name);
-  // Peers are found by their p2p port: node j of the manifest owns port base+10*j+1.
-  const nameByP2pPort = new Map(manifest.nodes.map((node, j) => [nodePorts(layout.portBase, j).p2p, node.name]));
-  const peerHost = (port: number): string => {
-    const peer = nameByP2pPort.get(port);
-    if (peer === undefined) throw new CliError(`config of ${config.node_name} names a peer on port ${port}, which is no validator's p2p port`, "Report this as a bug");
+  const nameByAddress = new Map(manifest.nodes.map((node) => [node.account.address, node.name]));
+  const peerHost = (address: string): string => {
+    const peer = nameByAddress.get(address);
+    if (peer === undefined) throw new CliError(`config of ${config.node_name} names a peer ${address}, which is no validator of ${manifest.name}`, "Report this as a bug");
     return hostOf(peer);
   };
   return {
@@ -51,26 +50,13 @@ export function toContainerConfig(config: NodeConfig, manifest: Manifest, layout
     p2p: {
       ...config.p2p,
       listen_address: withHost(config.p2p.listen_address, CONTAINER_LISTEN_HOST),
-      peers: config.p2p.peers.map((peer) => retargetPeer(peer, peerHost)) as NodeConfig["p2p"]["peers"],
+      // Same port inside every container as on the host; only the host becomes the peer's service name.
+      peers: config.p2p.peers.map((peer) => ({ ...peer, host: peerHost(peer.address) })),
     },
   };
 }
 
 /** `host:port` with the host replaced. */
 function withHost(hostPort: string, host: string): string {
-  return `${host}:${portOf(hostPort)}`;
-}
-
-function portOf(hostPort: string): number {
-  return Number(hostPort.slice(hostPort.lastIndexOf(":") + 1));
-}
-
-/**
- * A peer entry with its host replaced: either the "host:port" string form or the object form with `host`
- * and `port` fields (other fields, such as the peer's address and public key, are kept).
- */
-function retargetPeer(peer: unknown, peerHost: (port: number) => string): unknown {
-  if (typeof peer === "string") return withHost(peer, peerHost(portOf(peer)));
-  const entry = peer as { host: string; port: number };
-  return { ...entry, host: peerHost(Number(entry.port)) };
+  return `${host}:${parseHostPort(hostPort).port}`;
 }
