@@ -27,8 +27,14 @@ export class Replica {
   private readonly checkpoints: CheckpointStore;
   /** Pre-prepares of a view we have not entered yet (they can overtake its NEW-VIEW), by seq. */
   private readonly early = new Map<number, Signed<PrePrepare>>();
-  /** When the current view is declared failed unless it makes progress. */
-  private deadline: number;
+  /**
+   * When the current view is declared failed unless it makes progress. While changing view it runs only
+   * once a quorum asks for this view or a later one: a replica never races ahead alone, view after view,
+   * and one that fell behind in the view change catches up with those ahead.
+   */
+  private deadline = Infinity;
+  /** While changing view: when to send our VIEW-CHANGE again (messages get lost). */
+  private resendAt = Infinity;
   /** Since when we know others are ahead (undefined: we are not behind). */
   private behindSince?: number;
   /** Work produced outside a call (validate requests after a restart), returned by the next call. */
@@ -69,7 +75,11 @@ export class Replica {
         this.carried.validate.push({ view: pp.view, seq: pp.seq, digest: pp.digest, value: pp.value });
       }
     }
-    this.deadline = nowMs + this.timeout();
+    if (this.state.viewActive) this.deadline = nowMs + this.timeout();
+    else {
+      this.resendAt = nowMs + config.viewTimeoutMs;
+      this.armViewChangeTimer();
+    }
   }
 
   /** The seq propose() would use now, or undefined when this replica may not propose. */
@@ -167,15 +177,18 @@ export class Replica {
     });
   }
 
-  /** Time passes: the view-change timer, and repeated sync requests while behind. */
+  /** Time passes: the view-change timer, resending VIEW-CHANGEs, repeated sync requests while behind. */
   tick(nowMs: number): Output {
     return this.step(nowMs, () => {
-      if (this.now < this.deadline) return;
       const s = this.state;
-      const reason = s.viewActive
-        ? `no progress in view ${s.view}`
-        : `view ${s.view} did not start`;
-      this.startViewChange(s.view + 1, `${reason} within ${this.timeout()} ms`);
+      if (this.now >= this.deadline) {
+        const reason = s.viewActive ? `no progress in view ${s.view}` : `view ${s.view} did not start`;
+        this.startViewChange(s.view + 1, `${reason} within ${this.timeout()} ms`);
+      } else if (this.now >= this.resendAt) {
+        const own = s.viewChanges.get(this.self);
+        if (own) this.out.send.push({ to: "all", message: own.wire });
+        this.resendAt = this.now + this.config.viewTimeoutMs;
+      }
     });
   }
 
@@ -377,12 +390,15 @@ export class Replica {
       return { targetSeq: ahead.seq, stateDigest: ahead.digest, from: ahead.proof.map((c) => c.body.replica) };
     }
     if (s.log.get(s.lastDelivered + 1)?.deliverable()) return undefined;
-    let highest: Instance | undefined;
+    // Whoever signed a COMMIT above us may hold the ledgers; the node tries them in turn.
+    let targetSeq = 0;
+    const from = new Set<number>();
     for (const instance of s.log.values()) {
-      if (instance.committed && instance.seq > s.lastDelivered && (!highest || instance.seq > highest.seq)) highest = instance;
+      if (!instance.committed || instance.seq <= s.lastDelivered) continue;
+      targetSeq = Math.max(targetSeq, instance.seq);
+      for (const c of instance.committed) if (c.body.replica !== this.self) from.add(c.body.replica);
     }
-    if (!highest) return undefined;
-    return { targetSeq: highest.seq, from: highest.committed!.map((c) => c.body.replica).filter((r) => r !== this.self) };
+    return targetSeq > 0 ? { targetSeq, from: [...from].sort((a, b) => a - b) } : undefined;
   }
 
   // --- view change -----------------------------------------------------------------------------------
@@ -397,7 +413,6 @@ export class Replica {
     s.view = view;
     s.viewActive = false;
     s.failedViews++;
-    this.deadline = this.now + this.timeout();
     this.event(`view change to ${view}: ${reason}`);
     const prepared = [...s.log.values()].flatMap((instance) => (instance.prepared ? [instance.prepared] : []));
     const vc = this.broadcast<ViewChange>({
@@ -411,13 +426,27 @@ export class Replica {
     });
     s.viewChanges.set(this.self, vc);
     for (const [replica, held] of s.viewChanges) if (held.body.view < view) s.viewChanges.delete(replica);
+    this.deadline = Infinity;
+    this.resendAt = this.now + this.config.viewTimeoutMs;
+    this.armViewChangeTimer();
     this.tryNewView();
+  }
+
+  private armViewChangeTimer(): void {
+    const s = this.state;
+    if (s.viewActive || this.deadline !== Infinity) return;
+    const asking = [...s.viewChanges.values()].filter((v) => v.body.view >= s.view).length;
+    if (asking >= this.verifier.quorum) this.deadline = this.now + this.timeout();
   }
 
   private onViewChange(vc: Signed<ViewChange>): void {
     const s = this.state;
     const { view, replica } = vc.body;
-    if (view < s.view || (view === s.view && s.viewActive)) return;
+    if (view < s.view || (view === s.view && s.viewActive)) {
+      // The sender missed the NEW-VIEW that started our view (or a later one than it asks for): pass it on.
+      if (s.viewActive && s.newView) this.out.send.push({ to: replica, message: s.newView.wire });
+      return;
+    }
     const held = s.viewChanges.get(replica);
     if (held && held.body.view >= view) return;
     if (!isValidViewChange(this.rules, vc.body)) {
@@ -425,6 +454,7 @@ export class Replica {
       return;
     }
     s.viewChanges.set(replica, vc);
+    this.armViewChangeTimer();
     // f+1 replicas above our view include an honest one: follow to the highest view f+1 of them want.
     const higher = [...s.viewChanges.values()].map((v) => v.body.view).filter((v) => v > s.view).sort((a, b) => b - a);
     if (higher.length >= this.f + 1) this.startViewChange(higher[this.f], `${this.f + 1} replicas asked for views above ${s.view}`);
@@ -465,6 +495,7 @@ export class Replica {
     s.newView = nv;
     s.newViewMaxSeq = plan.maxSeq;
     this.deadline = this.now + this.timeout();
+    this.resendAt = Infinity;
     this.out.persist = true;
     for (const [replica, held] of s.viewChanges) if (held.body.view <= s.view) s.viewChanges.delete(replica);
     this.event(`entered view ${s.view}, primary ${this.primary()}`);

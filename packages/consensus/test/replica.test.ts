@@ -118,7 +118,7 @@ describe("Replica: view change", () => {
     expect(c.replicas[1].nextProposalSeq()).to.equal(3);
   });
 
-  it("joins a view change once f+1 others ask for a higher view, and backs off per failed view", () => {
+  it("joins a view change once f+1 others ask for a higher view", () => {
     const c = new Cluster(4, { viewTimeoutMs: 1000 });
     c.tick(2, 1000);
     c.tick(3, 1000);
@@ -127,11 +127,35 @@ describe("Replica: view change", () => {
     const joined = c.replicas[0].receive(vc3, 1000);
     expect(joined.send.map((s) => kindOf(s.message))).to.deep.equal(["view_change"]);
     expect(joined.persist).to.equal(true);
-    // Replica 2 waits 2 s for view 1 (one failed view), then 4 s for view 2.
-    expect(c.tick(2, 2999).send).to.deep.equal([]);
-    expect(c.tick(2, 3000).events[0]).to.match(/view change to 2/);
-    expect(c.tick(2, 6999).send).to.deep.equal([]);
-    expect(c.tick(2, 7000).events[0]).to.match(/view change to 3/);
+  });
+
+  it("backs off per failed view once a quorum asks for it, and only resends its VIEW-CHANGE while alone", () => {
+    const c = new Cluster(4, { viewTimeoutMs: 1000 });
+    // Alone in asking for view 1, replica 2 does not race on to view 2: it repeats its request.
+    c.tick(2, 1000);
+    expect(c.tick(2, 1999).send).to.deep.equal([]);
+    const resent = c.tick(2, 2000);
+    expect(resent.events).to.deep.equal([]);
+    expect(resent.send.map((s) => kindOf(s.message))).to.deep.equal(["view_change"]);
+    expect(c.replicas[2].status().view).to.equal(1);
+    // Replicas 0, 2, 3 agree on view 1 but its primary (1) is silent: 2 s for view 1, then 4 s for view 2.
+    c.queue = [];
+    c.tick(0, 2000);
+    c.tick(3, 2000);
+    c.deliver((e) => e.to !== 1);
+    expect(c.replicas[2].status().viewChange!.requests.map((r) => r.replica)).to.deep.equal([0, 2, 3]);
+    expect(c.tick(2, 3999).events).to.deep.equal([]);
+    expect(c.tick(2, 4000).events[0]).to.match(/view change to 2: view 1 did not start within 2000 ms/);
+  });
+
+  it("passes its NEW-VIEW on to a replica that asks for a view it missed", () => {
+    const c = new Cluster(4);
+    for (const i of [0, 2, 3]) c.tick(i, 1000);
+    c.deliver((e) => e.to !== 3 || e.kind !== "new_view");
+    expect(c.replicas[3].status().viewActive).to.equal(false);
+    c.tick(3, 2000);
+    c.deliver();
+    expect(c.replicas[3].status()).to.include({ view: 1, viewActive: true });
   });
 
   it("ignores a NEW-VIEW whose pre-prepares its VIEW-CHANGEs do not justify", () => {

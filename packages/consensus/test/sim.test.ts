@@ -1,16 +1,19 @@
 import { expect } from "chai";
-import { Simulation, type SimulationOptions } from "./sim/simulation.js";
+import { Simulation, type SimulationOptions, type SimulationResult } from "./sim/simulation.js";
 
-/** Runs one simulation per seed; returns the failing runs with what they violated. */
-function runSeeds(seeds: number[], options: (seed: number) => SimulationOptions): string[] {
+/** Runs one simulation per seed: the failing runs with what they violated, and what all runs exercised. */
+function runSeeds(seeds: number[], options: (seed: number) => SimulationOptions): { failures: string[]; total: SimulationResult["stats"] } {
   const failures: string[] = [];
+  const total = { viewChanges: 0, stableCheckpoints: 0, stateTransfers: 0, nullCommits: 0 };
   for (const seed of seeds) {
     const result = new Simulation(options(seed)).run();
+    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += result.stats[key];
     if (result.violations.length > 0) {
-      failures.push(`seed ${seed}: ${result.violations.map((v) => `${v.assertion}: ${v.message}`).slice(0, 3).join("; ")} (heights ${result.heights}, views ${result.views})`);
+      const first = result.violations.slice(0, 3).map((v) => `${v.assertion}: ${v.message}`);
+      failures.push(`seed ${seed}: ${first.join("; ")} (heights ${result.heights}, views ${result.views})`);
     }
   }
-  return failures;
+  return { failures, total };
 }
 
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
@@ -18,29 +21,37 @@ const range = (from: number, count: number) => Array.from({ length: count }, (_,
 describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreement, validity, inOrder, liveness)", function () {
   this.timeout(60_000);
 
-  it("n=4: 120 runs, half of them with a replica crashing (some restart from their snapshot)", () => {
-    const failures = runSeeds(range(1, 120), (seed) => ({ seed, n: 4, crashes: seed % 2, restart: seed % 4 === 1 }));
+  it("n=4: 120 runs, half with a replica crashing (some restart from their snapshot), a third pipelining", () => {
+    const { failures, total } = runSeeds(range(1, 120), (seed) => ({
+      seed,
+      n: 4,
+      crashes: seed % 2,
+      restart: seed % 4 === 1,
+      ...(seed % 3 === 0 && { pipeline: 3, proposeIntervalMs: 30 }),
+    }));
     expect(failures).to.deep.equal([]);
+    // The runs are rough enough to exercise every path, not only the normal case.
+    for (const count of Object.values(total)) expect(count).to.be.greaterThan(0);
   });
 
   it("n=4: 40 runs with an equivocating primary", () => {
-    const failures = runSeeds(range(1000, 40), (seed) => ({ seed, n: 4, equivocatingPrimary: true }));
+    const { failures } = runSeeds(range(1000, 40), (seed) => ({ seed, n: 4, equivocatingPrimary: true, pipeline: 1 + (seed % 3) }));
     expect(failures).to.deep.equal([]);
   });
 
   it("n=7: 25 runs with up to two replicas crashing", () => {
-    const failures = runSeeds(range(2000, 25), (seed) => ({ seed, n: 7, crashes: seed % 3, restart: seed % 2 === 0 }));
+    const { failures } = runSeeds(range(2000, 25), (seed) => ({ seed, n: 7, crashes: seed % 3, restart: seed % 2 === 0 }));
     expect(failures).to.deep.equal([]);
   });
 
   it("n=1: 10 runs, the lone validator commits alone", () => {
-    const failures = runSeeds(range(3000, 10), (seed) => ({ seed, n: 1 }));
+    const { failures } = runSeeds(range(3000, 10), (seed) => ({ seed, n: 1 }));
     expect(failures).to.deep.equal([]);
   });
 
   it("the checkers catch broken replicas: unsafeQuorum=1 with an equivocating primary breaks agreement", () => {
     const results = range(4000, 10).map((seed) => new Simulation({ seed, n: 4, equivocatingPrimary: true, unsafe: { replicas: [1, 2], quorum: 1 } }).run());
-    const agreementBroken = results.filter((r) => r.violations.some((v) => v.assertion === "agreement"));
-    expect(agreementBroken.length).to.be.greaterThan(0);
+    const broken = results.filter((r) => r.violations.some((v) => v.assertion === "agreement"));
+    expect(broken.length).to.be.greaterThan(0);
   });
 });
