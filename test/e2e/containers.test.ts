@@ -102,7 +102,19 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
     if (leftover.length > 0) await run("podman", ["rm", "-f", "-t", "2", ...leftover]);
     const volumes = (await run("podman", ["volume", "ls", "-q"])).stdout.split("\n").filter((v) => v.startsWith(`${PROJECT}_`));
     if (volumes.length > 0) await run("podman", ["volume", "rm", "-f", ...volumes]);
-    if ((await run("podman", ["network", "exists", `${PROJECT}_default`])).code === 0) await run("podman", ["network", "rm", "-f", `${PROJECT}_default`]);
+    // podman-compose 1.0.3 leaves the project network behind; removing it right after `down` failed once.
+    const network = `${PROJECT}_default`;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await run("podman", ["network", "rm", "-f", network]); // fails harmlessly when it is already gone
+      if ((await run("podman", ["network", "exists", network])).code !== 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    const left = [
+      ...(await run("podman", ["ps", "-aq", "--filter", label])).stdout.split("\n").filter(Boolean).map((id) => `container ${id}`),
+      ...(await run("podman", ["volume", "ls", "-q"])).stdout.split("\n").filter((v) => v.startsWith(`${PROJECT}_`)).map((v) => `volume ${v}`),
+      ...((await run("podman", ["network", "exists", network])).code === 0 ? [`network ${network}`] : []),
+    ];
+    if (left.length > 0) throw new Error(`teardown left ${left.join(", ")} behind; remove them with podman rm/volume rm/network rm`);
   }
 
   /** Fails at once, with the container's last log lines, when a validator's container has stopped. */
