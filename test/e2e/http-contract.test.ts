@@ -59,7 +59,11 @@ describe("e2e: HTTP contract of a validator", function () {
   });
 
   it("getConsensusInfo has every field, with the single-validator values", async () => {
-    const info = (await raw("/getConsensusInfo")).body;
+    // An instance shows once the validator has decided a ledger (an empty one within empty_close_interval_ms).
+    const info = await waitFor("a decided instance", async () => {
+      const body = (await raw("/getConsensusInfo")).body;
+      return body.instances.length > 0 ? body : undefined;
+    });
     expect(info).to.include.keys(
       "abnormal_records", "ckp_interval", "fault_number", "instances", "is_leader", "last_exe_seq", "leader", "quorum_size",
       "replica_id", "type", "validator_address", "validator_address_random", "validators", "view_active", "view_number", "viewchanges",

@@ -5,5 +5,5 @@ import { fileURLToPath } from "node:url";
 /** The compiled `chainsim` entry point; validators run as `node <BIN_PATH> node --config FILE`. */
 export const BIN_PATH = fileURLToPath(new URL("./bin.js", import.meta.url));
 
-/** The manifest `chainsim up` uses when none is given: the repository's networks/single.toml. */
-export const DEFAULT_MANIFEST_PATH = fileURLToPath(new URL("../../../../networks/single.toml", import.meta.url));
+/** The manifest `chainsim up` (and `npm start`) uses when none is given: the repository's networks/local-4.toml. */
+export const DEFAULT_MANIFEST_PATH = fileURLToPath(new URL("../../../../networks/local-4.toml", import.meta.url));

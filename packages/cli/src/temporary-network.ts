@@ -1,12 +1,13 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitForAgreement } from "./agreement.js";
 import { launchNetwork, type NetworkHandle } from "./launcher.js";
 import type { Manifest } from "./manifest.js";
 import { nodePorts } from "./network-config.js";
 import { isPortFree } from "./port-check.js";
 
-/** A network in a fresh temporary directory on free ports, for tests and benchmarks. */
+/** A network in a fresh temporary directory on free ports, for tests and benchmarks; ready once its validators agree on ledger 2. */
 export interface TemporaryNetwork {
   handle: NetworkHandle;
   dataDir: string;
@@ -41,6 +42,7 @@ export async function launchTemporaryNetwork(manifest: (dataDir: string) => Mani
   try {
     const parsed = manifest(dataDir);
     handle = await launchNetwork(parsed, { dataDir, portBase: await freePortBase(parsed.nodes.length) });
+    await waitForAgreement(handle);
   } catch (error) {
     await cleanup();
     throw error;

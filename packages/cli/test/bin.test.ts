@@ -18,18 +18,19 @@ function chainsim(...args: string[]): Promise<Run> {
 }
 
 describe("chainsim command", () => {
-  it("keys --json prints the dev accounts of the default manifest (from any cwd)", async () => {
+  it("keys --json prints the dev accounts of the default manifest, local-4 (from any cwd)", async () => {
     const run = await chainsim("keys", "--json");
     expect(run.code).to.equal(0);
     const json = JSON.parse(run.stdout);
-    const { key_file: _, ...genesis } = { ...devAccount("single", "genesis"), key_file: undefined };
-    expect(json).to.deep.equal({ network: "single", genesis, validators: [{ name: "v1", ...devAccount("single", "v1") }] });
+    const { key_file: _, ...genesis } = { ...devAccount("local-4", "genesis"), key_file: undefined };
+    const validators = ["v1", "v2", "v3", "v4"].map((name) => ({ name, ...devAccount("local-4", name) }));
+    expect(json).to.deep.equal({ network: "local-4", genesis, validators });
   });
 
   it("keys prints accounts with an INSECURE note", async () => {
     const run = await chainsim("keys");
     expect(run.code).to.equal(0);
-    expect(run.stdout).to.include(devAccount("single", "v1").private_key).and.include("INSECURE");
+    expect(run.stdout).to.include(devAccount("local-4", "v1").private_key).and.include("INSECURE");
   });
 
   for (const args of [["help"], [], ["--help"], ["up", "--help"]]) {

@@ -11,9 +11,10 @@ import { expectCliError, tempDir } from "./helpers.js";
 const MINIMAL = `name = "net"\n[genesis]\nbalance = 1000\n[node.a]\n`;
 
 describe("manifest", () => {
-  it("reads networks/single.toml with int64 values exact", async () => {
+  it("reads the default manifest, networks/local-4.toml, with int64 values exact", async () => {
     const manifest = await loadManifest(DEFAULT_MANIFEST_PATH);
-    expect(manifest.name).to.equal("single");
+    expect(manifest.name).to.equal("local-4");
+    expect(manifest.nodes.map((n) => n.name)).to.deep.equal(["v1", "v2", "v3", "v4"]);
     expect(manifest.file).to.equal(DEFAULT_MANIFEST_PATH);
     expect(manifest.port_base).to.equal(16000);
     expect(manifest.genesis.balance).to.equal(100000000000000000n);
@@ -26,9 +27,8 @@ describe("manifest", () => {
       ckp_interval: 10,
       max_txs_per_ledger: DEFAULT_CONSENSUS.max_txs_per_ledger,
     });
-    expect(manifest.nodes.map((n) => n.name)).to.deep.equal(["v1"]);
-    expect(manifest.nodes[0].account).to.deep.equal(devAccount("single", "v1"));
-    expect(manifest.genesis.account).to.deep.equal(devAccount("single", "genesis"));
+    expect(manifest.nodes[0].account).to.deep.equal(devAccount("local-4", "v1"));
+    expect(manifest.genesis.account).to.deep.equal(devAccount("local-4", "genesis"));
   });
 
   it("fills defaults: port_base 16000, node consensus defaults, dev endpoints and fault injection on", () => {

@@ -2,7 +2,9 @@ import type { NodeConfig } from "./config.js";
 import type { SignatureChecker } from "./execution/authorization.js";
 import type { ContractSupport } from "./execution/executor.js";
 import type { WebServerStats } from "./http/app.js";
+import type { ConsensusService } from "./consensus/consensus-service.js";
 import type { LedgerManager } from "./ledger/ledger-manager.js";
+import type { PeerNetwork } from "./p2p/index.js";
 import type { TxService } from "./pool/tx-service.js";
 import type { Databases } from "./storage/databases.js";
 
@@ -17,6 +19,8 @@ export interface NodeContext {
   queries: ContractSupport;
   txs: TxService;
   signatures: SignatureChecker;
+  network: PeerNetwork;
+  consensus: ConsensusService;
   /** This validator's address. */
   validatorAddress: string;
   /** Process start, ms since the epoch. */

@@ -12,7 +12,9 @@ import { mountLedgerRoutes } from "./http/routes/ledgers.js";
 import { mountStatusRoutes } from "./http/routes/status.js";
 import { mountTransactionRoutes } from "./http/routes/transactions.js";
 import { LedgerManager } from "./ledger/ledger-manager.js";
-import { SoloSequencer } from "./ledger/solo-sequencer.js";
+import { ConsensusService } from "./consensus/consensus-service.js";
+import { validatorCrypto } from "./consensus/validator-crypto.js";
+import { Libp2pPeerNetwork } from "./p2p/index.js";
 import { TxService } from "./pool/tx-service.js";
 import { Databases } from "./storage/databases.js";
 
@@ -29,7 +31,8 @@ function logger(name: string): (line: string) => void {
 /** Starts one validator in this process: storage, ledger, pool, the ledger closer and the HTTP API. */
 export async function startNode(config: NodeConfig): Promise<RunningNode> {
   const log = logger(config.node_name);
-  const validatorAddress = addressFromPublicKey(new NodeEd25519Signer(decodePrivateKey(config.validator.private_key)).publicKey);
+  const signer = new NodeEd25519Signer(decodePrivateKey(config.validator.private_key));
+  const validatorAddress = addressFromPublicKey(signer.publicKey);
   if (!config.validators.includes(validatorAddress)) {
     throw new Error(`this node's key (${validatorAddress}) is not in the validator list of ${config.network}`);
   }
@@ -42,6 +45,18 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const queries = { runtime: new JsRuntime(limits), limits };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
+    const network = await Libp2pPeerNetwork.fromConfig(config, log);
+    const consensus = await ConsensusService.open({
+      consensus: config.consensus,
+      validators: config.validators,
+      self: validatorAddress,
+      crypto: validatorCrypto(config, signer, validatorAddress),
+      ledgers,
+      txs,
+      network,
+      keyvalue: dbs.keyvalue,
+      log,
+    });
     const context: NodeContext = {
       config,
       dbs,
@@ -50,12 +65,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       queries,
       txs,
       signatures,
+      network,
+      consensus,
       validatorAddress,
       startedAt: Date.now(),
       webStats: { start_request_count: 0, end_request_count: 0, expire_request_count: 0 },
       log,
     };
-    const sequencer = new SoloSequencer(ledgers, txs, config.consensus, validatorAddress, log);
     const app = createApp(
       (a) => {
         mountStatusRoutes(a, context);
@@ -66,14 +82,20 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       context.webStats,
       log,
     );
-    const server = await listen(app, config.webserver.listen_addresses);
-    sequencer.start();
+    await network.start();
+    consensus.start();
+    const server = await listen(app, config.webserver.listen_addresses).catch(async (error) => {
+      await consensus.stop();
+      await network.stop();
+      throw error;
+    });
     log(`validator ${validatorAddress} serving http://${config.webserver.listen_addresses} at ledger ${ledgers.lastHeader.seq}`);
     return {
       config,
       context,
       async stop() {
-        await sequencer.stop();
+        await consensus.stop();
+        await network.stop();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;

@@ -198,6 +198,7 @@ export interface LedgerDecision { seq?: bigint; value?: Uint8Array; proof?: Pbft
 export interface SyncRequest { from_seq?: bigint; max_ledgers?: number }
 export interface SyncResponse { decisions?: LedgerDecision[] }
 export interface ChainStatus { ledger_seq?: bigint; ledger_hash?: Uint8Array }
+export interface TxBatch { txs?: RawTransactionEnv[] }
 
 export const codecs = {
   Transaction: new MessageCodec<Transaction>("protocol.Transaction"),
@@ -224,4 +225,5 @@ export const codecs = {
   SyncRequest: new MessageCodec<SyncRequest>("chainsim.SyncRequest"),
   SyncResponse: new MessageCodec<SyncResponse>("chainsim.SyncResponse"),
   ChainStatus: new MessageCodec<ChainStatus>("chainsim.ChainStatus"),
+  TxBatch: new MessageCodec<TxBatch>("chainsim.TxBatch"),
 };

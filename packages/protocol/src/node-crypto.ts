@@ -19,6 +19,11 @@ export class NodeEd25519Signer implements Ed25519Signer {
   }
 
   async sign(message: Uint8Array): Promise<Uint8Array> {
+    return this.signNow(message);
+  }
+
+  /** Synchronous signing, for callers that cannot wait (the consensus state machine signs its votes inline). */
+  signNow(message: Uint8Array): Uint8Array {
     return new Uint8Array(sign(null, message, this.key));
   }
 }

@@ -3,7 +3,7 @@ export const USAGE = `chainsim: a local multi-validator blockchain network, one 
 usage: chainsim <command> [options]
 
 commands:
-  up [MANIFEST]         start every validator and wait until all answer /hello; prints endpoints and dev keys
+  up [MANIFEST]         start every validator, wait until all agree on ledger 2; prints endpoints and dev keys
     --data-dir D          data, configs and logs (default: .chainsim/<network name> in this directory)
     --port-base P         node i listens on P+10*i+1 (p2p), +2 (http), +3 (ws) (default: the manifest's port_base)
     --detach              leave the network running and exit; stop it with \`chainsim down\`
@@ -25,7 +25,8 @@ commands:
     --data-dir D          default: /data with --container, else as for up
   help                  this text
 
-MANIFEST is a network manifest (TOML); the default is networks/single.toml of the chainsim repository.`;
+MANIFEST is a network manifest (TOML); the default is networks/local-4.toml of the chainsim repository
+(also there: single.toml, one validator; local-7.toml, seven).`;
 
 /** `chainsim help`. */
 export async function help(): Promise<number> {

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { integerFlag, parseCommandArgs } from "../args.js";
 import { CliError } from "../errors.js";
+import { waitForAgreement } from "../agreement.js";
 import { launchNetwork, type NetworkHandle } from "../launcher.js";
 import { loadManifest } from "../manifest.js";
 import { removeNetworkRecord } from "../network-record.js";
@@ -49,6 +50,10 @@ export async function up(args: string[]): Promise<number> {
       fresh: values.fresh,
       onProgress: (message) => process.stderr.write(`${message}\n`),
       signal: startup.signal,
+    });
+    await waitForAgreement(handle, { onProgress: (message) => process.stderr.write(`${message}\n`), signal: startup.signal }).catch(async (error) => {
+      await handle.stop();
+      throw error;
     });
   } finally {
     for (const signal of SIGNALS) process.off(signal, onStartupSignal);

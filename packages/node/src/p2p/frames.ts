@@ -1,4 +1,4 @@
-import type { Channel } from "./peer-network.js";
+import { CHANNELS, type Channel } from "./peer-network.js";
 
 // Every stream carries frames: a 4-byte big-endian length, then that many bytes: one tag byte and the
 // body. On the message stream the tag is the channel; on a request stream a response's tag is its status.
@@ -7,17 +7,14 @@ import type { Channel } from "./peer-network.js";
 export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 const HEADER_BYTES = 5;
 
-const CHANNEL_TAGS: Record<Channel, number> = { consensus: 0, txs: 1 };
-const TAG_CHANNELS: Channel[] = ["consensus", "txs"];
-
 export function channelTag(channel: Channel): number {
-  const tag = CHANNEL_TAGS[channel];
-  if (tag === undefined) throw new Error(`unknown channel ${JSON.stringify(channel)}`);
+  const tag = CHANNELS.indexOf(channel);
+  if (tag < 0) throw new Error(`unknown channel ${JSON.stringify(channel)}`);
   return tag;
 }
 
 export function tagChannel(tag: number): Channel {
-  const channel = TAG_CHANNELS[tag];
+  const channel = CHANNELS[tag];
   if (channel === undefined) throw new Error(`frame names unknown channel tag ${tag}`);
   return channel;
 }

@@ -1,7 +1,10 @@
-/** What a message is about; each channel keeps its own handler semantics but shares the per-peer order. */
-export type Channel = "consensus" | "txs";
+/**
+ * What a message is about (PBFT messages, gossiped transactions, chain-tip announcements); each channel
+ * keeps its own handler semantics but shares the per-peer order. A channel's wire tag is its index here.
+ */
+export const CHANNELS = ["consensus", "txs", "status"] as const;
 
-export const CHANNELS: readonly Channel[] = ["consensus", "txs"];
+export type Channel = (typeof CHANNELS)[number];
 
 export type MessageHandler = (from: string, payload: Uint8Array, channel: Channel) => void;
 export type RequestHandler = (from: string, payload: Uint8Array) => Promise<Uint8Array>;

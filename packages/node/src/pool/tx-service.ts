@@ -5,6 +5,8 @@ import type { ExecutedLedger } from "../execution/executor.js";
 import type { LedgerManager } from "../ledger/ledger-manager.js";
 import { DEFAULT_POOL_LIMITS, TxPool, type PoolInsert, type PoolLimits } from "./tx-pool.js";
 
+export type TxOrigin = "client" | "peer";
+
 /**
  * Between the HTTP API and the ledger: admits submitted transactions into the pool after every check
  * that can be made before execution, hands the pool's next transactions to whoever proposes a ledger,
@@ -23,14 +25,29 @@ export class TxService {
     ledgers.onClosed((ledger) => this.afterLedger(ledger));
   }
 
+  /** Where a submission came from: a client of this node, or another validator passing one on. */
+  private readonly admittedListeners: ((tx: SignedTransaction, origin: TxOrigin) => void)[] = [];
+
+  /** Called for every transaction the pool takes in (not for duplicates): the node gossips clients' ones. */
+  onAdmitted(listener: (tx: SignedTransaction, origin: TxOrigin) => void): void {
+    this.admittedListeners.push(listener);
+  }
+
   /** Checks a transaction against the rules and the committed state, then pools it; ChainError if refused. */
-  async submit(tx: SignedTransaction): Promise<PoolInsert> {
+  async submit(tx: SignedTransaction, origin: TxOrigin = "client"): Promise<PoolInsert> {
     if (this.pool.get(tx.hashHex)) return "duplicate";
     if (await this.ledgers.ledgers.record(tx.hashHex)) return "duplicate";
     const nextSeq = this.ledgers.lastHeader.seq! + 1n;
     checkStatic(tx, this.ledgers.params, nextSeq, this.signatures);
     await checkState(tx, this.ledgers.stateView(), this.ledgers.params, this.signatures, "not-behind");
-    return this.pool.insert(tx, this.now());
+    const inserted = this.pool.insert(tx, this.now());
+    if (inserted !== "duplicate") for (const listener of this.admittedListeners) listener(tx, origin);
+    return inserted;
+  }
+
+  /** Drops transactions a proposal left out (the executor said why); they would only be proposed again. */
+  dropRefused(refused: { tx: SignedTransaction }[]): void {
+    for (const { tx } of refused) this.pool.remove(tx);
   }
 
   /** The transactions of the next proposal, at most `max`, in ledger order. */
@@ -49,7 +66,7 @@ export class TxService {
   }
 
   private afterLedger(ledger: ExecutedLedger): void {
-    for (const { tx } of ledger.refused) this.pool.remove(tx);
+    this.dropRefused(ledger.refused);
     const lastNonce = new Map<string, bigint>();
     for (const tx of ledger.included) lastNonce.set(tx.transaction.source_address!, tx.transaction.nonce!);
     for (const [source, nonce] of lastNonce) this.pool.removeUpTo(source, nonce);

@@ -1,50 +1,53 @@
-import { toHex, type Json } from "@chainsim/protocol";
+import type { InstanceStatus, Phase } from "@chainsim/consensus";
+import type { Json } from "@chainsim/protocol";
 import type { NodeContext } from "../context.js";
 import { formatTime } from "./time.js";
 
-/**
- * getConsensusInfo of a single validator: it is always the primary of view 0, quorum 1, and every
- * ledger it closes is an instance committed on its own vote. (Several validators need PBFT, a later release.)
- */
+/** phase_item as the family numbers its phases. */
+const PHASE_ITEMS: Record<Phase, number> = { PHASE_NONE: 0, PHASE_PREPREPARED: 1, PHASE_PREPARED: 2, PHASE_COMMITED: 3 };
+
+/** getConsensusInfo: the replica's live state (packages/consensus), in the family's field names. */
 export function consensusInfo(ctx: NodeContext): { [key: string]: Json } {
-  const n = ctx.config.validators.length;
-  const f = Math.floor((n - 1) / 3);
-  const header = ctx.ledgers.lastHeader;
-  const closedAt = formatTime(Number((header.close_time ?? 0n) / 1000n));
-  const digest = toHex(header.consensus_value_hash ?? new Uint8Array());
-  const self = ctx.validatorAddress;
+  const status = ctx.consensus.status();
+  const viewChange = status.viewChange;
   return {
     abnormal_records: null,
-    ckp_interval: ctx.config.consensus.ckp_interval,
-    fault_number: f,
-    instances: [
-      {
-        commits: [`replica ${ctx.config.validators.indexOf(self)} (${self}) committed ${digest}`],
-        cons_value: digest,
-        end_time: closedAt,
-        have_send_viewchange: false,
-        last_propose_time: closedAt,
-        phase: "PHASE_COMMITED",
-        phase_item: 3,
-        pre_prepare: `view 0 seq ${header.seq} value ${digest} from ${self}`,
-        pre_prepare_round: 1,
-        prepares: [`replica ${ctx.config.validators.indexOf(self)} (${self}) prepared ${digest}`],
-        seq: header.seq!,
-        start_time: closedAt,
-        vn: 0,
-      },
-    ],
-    is_leader: ctx.config.validators[0] === self,
-    last_exe_seq: header.seq!,
-    leader: ctx.config.validators[0],
-    quorum_size: 2 * f + 1,
-    replica_id: ctx.config.validators.indexOf(self),
+    ckp_interval: status.ckpInterval,
+    fault_number: status.f,
+    instances: status.instances.map((instance) => instanceInfo(instance, status.instances.length > 0 && !status.viewActive)),
+    is_leader: status.isPrimary,
+    last_exe_seq: status.lastExecutedSeq,
+    leader: status.leader,
+    quorum_size: status.quorum,
+    replica_id: status.replicaId,
     type: "pbft",
-    validator_address: self,
+    validator_address: status.validatorAddress,
     validator_address_random: false,
-    validators: ctx.config.validators,
-    view_active: true,
-    view_number: 0,
-    viewchanges: null,
+    validators: status.validators,
+    view_active: status.viewActive,
+    view_number: status.view,
+    viewchanges: viewChange
+      ? `changing to view ${viewChange.targetView}; asked by ${viewChange.requests.map((r) => `replica ${r.replica} (${r.address}) for view ${r.view}`).join(", ") || "nobody yet"}`
+      : null,
+  };
+}
+
+function instanceInfo(instance: InstanceStatus, viewChanging: boolean): { [key: string]: Json } {
+  const time = (ms: number | null) => (ms === null ? "" : formatTime(ms));
+  const digest = instance.digest || "(null request)";
+  return {
+    commits: instance.commits.map((address) => `${address} committed ${digest}`),
+    cons_value: instance.digest,
+    end_time: time(instance.endMs),
+    have_send_viewchange: viewChanging && instance.phase !== "PHASE_COMMITED",
+    last_propose_time: time(instance.lastProposeMs),
+    phase: instance.phase,
+    phase_item: PHASE_ITEMS[instance.phase],
+    pre_prepare: instance.prePrepare ? `view ${instance.view} seq ${instance.seq} value ${digest} from ${instance.prePrepare}` : "",
+    pre_prepare_round: instance.prePrepare ? 1 : 0,
+    prepares: instance.prepares.map((address) => `${address} prepared ${digest}`),
+    seq: instance.seq,
+    start_time: time(instance.startMs),
+    vn: instance.view,
   };
 }

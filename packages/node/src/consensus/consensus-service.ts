@@ -1,0 +1,342 @@
+import { Replica, verifierOf, type Commit, type ConsensusCrypto, type ConsensusStatus, type Output, type PersistedState, type Verifier } from "@chainsim/consensus";
+import { codecs, equalBytes, toHex, type ChainStatus } from "@chainsim/protocol";
+import type { ConsensusConfig } from "../config.js";
+import type { ExecutedLedger } from "../execution/executor.js";
+import type { LedgerManager } from "../ledger/ledger-manager.js";
+import type { PeerNetwork } from "../p2p/index.js";
+import type { TxService } from "../pool/tx-service.js";
+import type { Db } from "../storage/databases.js";
+import { decidedProposal, valueDigest } from "./decided-values.js";
+import { applyDecisions, answerSyncRequest, syncRequest } from "./ledger-sync.js";
+import { checkProposal, InvalidProposal } from "./proposal-check.js";
+import { TxGossip } from "./tx-gossip.js";
+
+/** keyvalue_db key of the replica's snapshot: its votes, stored before any of them is sent. */
+const SNAPSHOT_KEY = "consensus_state";
+const TICK_MS = 25;
+/** How often each validator tells the others its last closed ledger. */
+const STATUS_INTERVAL_MS = 1000;
+const SYNC_REQUEST_TIMEOUT_MS = 10_000;
+/** A peer this many ledgers ahead is synced from at once; one ledger ahead only after SYNC_LAG_MS (a commit in flight). */
+const SYNC_GAP = 2n;
+const SYNC_LAG_MS = 3_000;
+
+export interface ConsensusServiceParts {
+  consensus: ConsensusConfig;
+  validators: string[];
+  self: string;
+  crypto: ConsensusCrypto;
+  ledgers: LedgerManager;
+  txs: TxService;
+  network: PeerNetwork;
+  keyvalue: Db;
+  log: (line: string) => void;
+  /** Test-only: see ReplicaConfig.unsafeQuorum. */
+  unsafeQuorum?: number;
+  now?: () => number;
+}
+
+/**
+ * Runs PBFT for this validator: feeds the replica (packages/consensus) with peers' messages and time, and
+ * carries out what it asks, in its order: persist the snapshot, then send; check proposed values; execute
+ * decided values into ledgers; sync from peers when behind. As primary it proposes the next ledger when
+ * transactions wait (close_interval_ms) or when an empty ledger is due (empty_close_interval_ms). Ledger
+ * work (proposing, checking, committing, syncing) runs one piece at a time, in arrival order.
+ */
+export class ConsensusService {
+  readonly verifier: Verifier;
+  private replica: Replica;
+  private readonly now: () => number;
+  private readonly gossip: TxGossip;
+  /** Output handling in call order: a snapshot is on disk before the messages it covers leave. */
+  private outputs: Promise<void> = Promise.resolve();
+  /** Ledger-moving work in arrival order (the LedgerManager serializes too, but decisions read the tip). */
+  private work: Promise<void> = Promise.resolve();
+  /** Values for the ledger after the tip that this validator executed (proposed or checked), by digest. */
+  private executedValues = new Map<string, ExecutedLedger>();
+  private timers: NodeJS.Timeout[] = [];
+  private proposing = false;
+  private lastCloseWall: number;
+  private nextReadyCheck = 0;
+  private syncing = false;
+  /** Checks of values for a later ledger than the next, run again after each ledger. */
+  private waitingChecks: (() => Promise<void>)[] = [];
+  private readonly peerTips = new Map<string, { seq: bigint; since: number }>();
+  private stopped = false;
+
+  private constructor(
+    private readonly parts: ConsensusServiceParts,
+    genesisHash: string,
+    restored: PersistedState | undefined,
+  ) {
+    this.now = parts.now ?? Date.now;
+    const config = {
+      validators: parts.validators,
+      self: parts.validators.indexOf(parts.self),
+      ckpInterval: parts.consensus.ckp_interval,
+      viewTimeoutMs: parts.consensus.view_timeout_ms,
+      crypto: parts.crypto,
+      // Ledger 1 is the same on every validator by construction: the checkpoint everyone starts from.
+      genesis: { seq: 1, stateDigest: genesisHash },
+      unsafeQuorum: parts.unsafeQuorum,
+    };
+    this.verifier = verifierOf(config);
+    this.replica = new Replica(config, restored, this.now());
+    this.lastCloseWall = this.now();
+    this.gossip = new TxGossip(parts.network, parts.txs, parts.log);
+  }
+
+  /** Restores the replica's snapshot (if any) and reconciles it with the ledgers on disk. */
+  static async open(parts: ConsensusServiceParts): Promise<ConsensusService> {
+    const saved = await parts.keyvalue.get(SNAPSHOT_KEY);
+    const restored = saved ? (JSON.parse(new TextDecoder().decode(saved)) as PersistedState) : undefined;
+    const genesis = await parts.ledgers.ledgers.ledger(1n);
+    const service = new ConsensusService(parts, toHex(genesis!.header!.hash!), restored);
+    // Ledgers stored after the last snapshot (synced, or executed just before a crash) are known to the replica now.
+    const tip = parts.ledgers.lastHeader;
+    if (tip.seq! > 1n) service.handle(service.replica.synced(Number(tip.seq), toHex(tip.hash!), service.now()));
+    return service;
+  }
+
+  start(): void {
+    const { network } = this.parts;
+    network.onMessage((from, payload, channel) => {
+      if (this.stopped) return;
+      if (channel === "consensus") this.onConsensusMessage(payload);
+      else if (channel === "txs") this.gossip.receive(from, payload);
+      else if (channel === "status") this.onPeerStatus(from, payload);
+    });
+    network.onRequest(async (_from, payload) => answerSyncRequest(this.parts.ledgers, payload));
+    this.gossip.start();
+    this.timers.push(setInterval(() => this.onTick(), TICK_MS));
+    this.timers.push(setInterval(() => this.announceTip(), STATUS_INTERVAL_MS));
+    this.announceTip();
+  }
+
+  /** Stops timers and waits for work in progress; the network is stopped by its owner. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    this.gossip.stop();
+    await this.work;
+    await this.outputs;
+  }
+
+  status(): ConsensusStatus {
+    return this.replica.status();
+  }
+
+  /** The highest ledger this validator knows of: its own or one a peer announced (chain_max_ledger_seq). */
+  get networkTip(): bigint {
+    let max = this.parts.ledgers.lastHeader.seq!;
+    for (const { seq } of this.peerTips.values()) if (seq > max) max = seq;
+    return max;
+  }
+
+  // --- inputs ------------------------------------------------------------------------------------
+
+  private onConsensusMessage(payload: Uint8Array): void {
+    let message;
+    try {
+      message = codecs.PbftSignedMessage.decode(payload);
+    } catch {
+      return; // not even an envelope: the replica would ignore it too
+    }
+    this.handle(this.replica.receive(message, this.now()));
+  }
+
+  private onTick(): void {
+    if (this.stopped) return;
+    this.handle(this.replica.tick(this.now()));
+    this.considerProposing();
+    this.considerSync();
+  }
+
+  private onPeerStatus(from: string, payload: Uint8Array): void {
+    let status: ChainStatus;
+    try {
+      status = codecs.ChainStatus.decode(payload);
+    } catch {
+      return;
+    }
+    const seq = status.ledger_seq ?? 0n;
+    const known = this.peerTips.get(from);
+    if (known?.seq !== seq) this.peerTips.set(from, { seq, since: this.now() });
+  }
+
+  private announceTip(): void {
+    const tip = this.parts.ledgers.lastHeader;
+    this.parts.network.broadcast(codecs.ChainStatus.encode({ ledger_seq: tip.seq, ledger_hash: tip.hash }), "status");
+  }
+
+  // --- outputs -----------------------------------------------------------------------------------
+
+  /** Carries out one output of the replica: persist before send, then queue checks and commits. */
+  private handle(out: Output): void {
+    for (const event of out.events) this.parts.log(`consensus: ${event}`);
+    const snapshot = out.persist ? this.replica.snapshot() : undefined;
+    this.outputs = this.outputs.then(async () => {
+      if (snapshot) await this.parts.keyvalue.put(SNAPSHOT_KEY, new TextEncoder().encode(JSON.stringify(snapshot)), { sync: true });
+      for (const { to, message } of out.send) {
+        const bytes = codecs.PbftSignedMessage.encode(message);
+        if (to === "all") this.parts.network.broadcast(bytes, "consensus");
+        else this.parts.network.send(this.parts.validators[to]!, bytes, "consensus");
+      }
+    });
+    this.outputs = this.outputs.catch((error) => this.parts.log(`consensus: storing the snapshot failed, messages not sent: ${(error as Error).stack ?? error}`));
+    for (const request of out.validate) this.enqueue(() => this.check(request.view, request.seq, request.digest, request.value));
+    for (const commit of out.commits) this.enqueue(() => this.commit(commit));
+    if (out.sync) this.sync(out.sync.from.map((replica) => this.parts.validators[replica]!));
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.work = this.work.then(task).catch((error) => this.parts.log(`consensus: ${(error as Error).stack ?? error}`));
+  }
+
+  // --- ledger work -------------------------------------------------------------------------------
+
+  /** A backup's check of a proposed value; a value for a later ledger waits until its previous one is here. */
+  private async check(view: number, seq: number, digest: string, value: Uint8Array): Promise<void> {
+    const tip = Number(this.parts.ledgers.lastHeader.seq);
+    if (seq <= tip) return; // decided meanwhile (by sync): nothing to prepare
+    if (seq > tip + 1) {
+      // Its previous ledger is still being decided or synced: check again after the next ledger.
+      this.waitingChecks.push(() => this.check(view, seq, digest, value));
+      return;
+    }
+    let ok = true;
+    try {
+      this.executedValues.set(digest, await checkProposal(this.parts.ledgers, this.verifier, value, digest, this.now()));
+    } catch (error) {
+      if (!(error instanceof InvalidProposal)) throw error;
+      ok = false;
+      this.parts.log(`consensus: refusing the value proposed for ledger ${seq} in view ${view}: ${error.message}`);
+    }
+    this.handle(this.replica.valueChecked(view, seq, digest, ok, this.now()));
+  }
+
+  /** Executes a decided value into the next ledger, stored with its decision, and tells the replica. */
+  private async commit(commit: Commit): Promise<void> {
+    const { ledgers } = this.parts;
+    const tip = ledgers.lastHeader;
+    if (commit.seq <= Number(tip.seq)) {
+      // Decided before a restart and already stored, or reached by sync meanwhile.
+      const stored = await ledgers.ledgers.ledger(BigInt(commit.seq));
+      this.handle(this.replica.executed(commit.seq, toHex(stored!.header!.hash!), this.now()));
+      return;
+    }
+    if (commit.seq > Number(tip.seq) + 1) throw new Error(`commit for ledger ${commit.seq} arrived with the tip at ${tip.seq}`);
+    const decision = { seq: BigInt(commit.seq), value: commit.value ?? new Uint8Array(0), proof: commit.proof };
+    const executed = commit.value ? this.executedValues.get(commit.digest) : undefined;
+    const ledger =
+      executed && equalBytes(executed.value.previous_ledger_hash ?? new Uint8Array(0), tip.hash!)
+        ? await ledgers.commit(executed, decision)
+        : await ledgers.close(decidedProposal(commit.value, tip), decision);
+    this.afterLedger();
+    this.parts.log(`closed ledger ${ledger.header.seq} (view ${commit.view}) with ${ledger.included.length} transactions`);
+    this.handle(this.replica.executed(commit.seq, toHex(ledger.header.hash!), this.now()));
+  }
+
+  /**
+   * As the primary: proposes the next ledger when it is this replica's turn and one is due, like a single
+   * validator would close one: close_interval_ms after the last close while transactions wait (rechecked
+   * once per interval), empty_close_interval_ms without.
+   */
+  private considerProposing(): void {
+    if (this.proposing || this.syncing) return;
+    const tip = this.parts.ledgers.lastHeader.seq!;
+    if (this.replica.nextProposalSeq() !== Number(tip) + 1) return;
+    const { consensus, txs } = this.parts;
+    const now = this.now();
+    const elapsed = now - this.lastCloseWall;
+    // A new network closes ledger 2 at once, so that `chainsim up` sees the validators agree without waiting.
+    const emptyDue = elapsed >= consensus.empty_close_interval_ms || tip === 1n;
+    const readyCheckDue = txs.pool.size > 0 && elapsed >= consensus.close_interval_ms && now >= this.nextReadyCheck;
+    if (!emptyDue && !readyCheckDue) return;
+    this.proposing = true;
+    this.enqueue(async () => {
+      try {
+        await this.propose(emptyDue);
+      } finally {
+        this.proposing = false;
+      }
+    });
+  }
+
+  private async propose(emptyDue: boolean): Promise<void> {
+    const { ledgers, txs, consensus } = this.parts;
+    const tip = ledgers.lastHeader;
+    if (this.replica.nextProposalSeq() !== Number(tip.seq) + 1) return;
+    const candidates = await txs.nextProposal(consensus.max_txs_per_ledger);
+    if (candidates.length === 0 && !emptyDue) {
+      this.nextReadyCheck = this.now() + consensus.close_interval_ms;
+      return;
+    }
+    const previousClose = tip.close_time ?? 0n;
+    const wallMicros = BigInt(this.now()) * 1000n;
+    const closeTime = wallMicros > previousClose ? wallMicros : previousClose + 1n;
+    const previousProof = tip.seq! > 1n ? codecs.PbftCommitProof.encode((await ledgers.ledgers.decision(tip.seq!))?.proof ?? {}) : undefined;
+    const executed = await ledgers.execute({ closeTime, proposer: this.parts.self, txs: candidates, previousProof }, "propose");
+    txs.dropRefused(executed.refused);
+    if (executed.included.length === 0 && !emptyDue) {
+      this.nextReadyCheck = this.now() + consensus.close_interval_ms;
+      return;
+    }
+    const value = codecs.ConsensusValue.encode(executed.value);
+    this.executedValues.set(valueDigest(value), executed);
+    this.handle(this.replica.propose(value, this.now()));
+  }
+
+  // --- state sync --------------------------------------------------------------------------------
+
+  /** Syncs from a peer that announced a later ledger: at once when it is SYNC_GAP ahead, after SYNC_LAG_MS when one. */
+  private considerSync(): void {
+    if (this.syncing) return;
+    const tip = this.parts.ledgers.lastHeader.seq!;
+    const now = this.now();
+    const ahead = [...this.peerTips].filter(([, t]) => t.seq >= tip + SYNC_GAP || (t.seq > tip && now - t.since >= SYNC_LAG_MS));
+    if (ahead.length > 0) this.sync(ahead.sort((a, b) => Number(b[1].seq - a[1].seq)).map(([address]) => address));
+  }
+
+  /** Fetches decided ledgers from `peers` (the first that answers) until none has more. */
+  private sync(peers: string[]): void {
+    if (this.syncing || peers.length === 0) return;
+    this.syncing = true;
+    void (async () => {
+      try {
+        for (const peer of peers) {
+          while (!this.stopped) {
+            const from = this.parts.ledgers.lastHeader.seq! + 1n;
+            let answer: Uint8Array;
+            try {
+              answer = await this.parts.network.request(peer, syncRequest(from), SYNC_REQUEST_TIMEOUT_MS);
+            } catch (error) {
+              this.parts.log(`sync: ${peer} did not answer for ledgers from ${from}: ${(error as Error).message}`);
+              break;
+            }
+            const result = await new Promise<{ applied: number; refused?: string }>((resolve, reject) => {
+              this.enqueue(() => applyDecisions(this.parts.ledgers, this.verifier, answer, (ledger) => this.afterSynced(ledger)).then(resolve, reject));
+            });
+            if (result.applied > 0) this.parts.log(`sync: applied ${result.applied} ledgers from ${peer}, now at ${this.parts.ledgers.lastHeader.seq}`);
+            if (result.refused) this.parts.log(`sync: ${peer}: ${result.refused}`);
+            if (result.applied === 0) break;
+          }
+        }
+      } finally {
+        this.syncing = false;
+      }
+    })();
+  }
+
+  private afterSynced(ledger: ExecutedLedger): void {
+    this.afterLedger();
+    this.handle(this.replica.synced(Number(ledger.header.seq), toHex(ledger.header.hash!), this.now()));
+  }
+
+  /** A new tip: values executed on the old one are stale, and waiting checks may be due. */
+  private afterLedger(): void {
+    this.executedValues.clear();
+    this.lastCloseWall = this.now();
+    for (const check of this.waitingChecks.splice(0)) this.enqueue(check);
+  }
+}
