@@ -140,7 +140,7 @@ export class PeerLink {
       while (this.outbound && this.queue.length > 0) {
         const stream = this.outbound;
         if (stream.writableNeedsDrain) {
-          await stream.onDrain().catch((error: unknown) => this.detach(stream, error));
+          await drained(stream).catch((error: unknown) => this.detach(stream, error));
           continue;
         }
         const frames = this.queue.take(BATCH_BYTES);
@@ -159,6 +159,26 @@ export class PeerLink {
       this.pumping = false;
     }
   }
+}
+
+/**
+ * Resolves at the stream's next 'drain' event, rejects if it closes first. Not `stream.onDrain()`: in
+ * @libp2p/utils 7.4 it keeps its first, resolved promise, so every later call resolves at once and a
+ * writer waiting on it spins while the stream still needs to drain.
+ */
+function drained(stream: Stream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onDrain = () => {
+      stream.removeEventListener("close", onClose);
+      resolve();
+    };
+    const onClose = () => {
+      stream.removeEventListener("drain", onDrain);
+      reject(new Error("the stream closed while waiting to send"));
+    };
+    stream.addEventListener("drain", onDrain, { once: true });
+    stream.addEventListener("close", onClose, { once: true });
+  });
 }
 
 function joinFrames(frames: Uint8Array[]): Uint8Array {

@@ -88,6 +88,17 @@ export function describePeerNetworkConformance(name: string, makeCluster: PeerNe
       }
     });
 
+    it("delivers a burst bigger than the transport's buffers (200 × 64 KiB), in order", async () => {
+      const { cluster, members } = await startCluster(2);
+      const [a, b] = members;
+      const sizes: number[] = [];
+      b.network.onMessage((_, payload) => sizes.push(payload.length));
+      for (let i = 0; i < 200; i++) a.network.send(cluster.addresses[1], new Uint8Array(64 * 1024 - i).fill(i), "txs");
+      await waitUntil(() => sizes.length === 200, "b has the whole burst");
+      expect(sizes).to.deep.equal(Array.from({ length: 200 }, (_, i) => 64 * 1024 - i));
+      expect(statusOf(a.network, cluster.addresses[1])).to.include({ dropped: 0, queued: 0 });
+    });
+
     it("answers requests, and passes a handler's failure back to the requester", async () => {
       const { cluster, members } = await startCluster(2, true);
       const [a, b] = members;
