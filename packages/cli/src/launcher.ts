@@ -50,10 +50,14 @@ export interface NetworkHandle {
   readonly nodes: LaunchedNode[];
   /** Endpoints as plain data, as `up --json` prints them. */
   endpoints(): NodeEndpoint[];
+  /** Stops one validator: SIGTERM, or SIGKILL to simulate a crash. It stays down until startNode. */
+  stopNode(name: string, options?: StopOptions): Promise<LaunchedNode>;
   /**
-   * Stops one validator (SIGTERM, or SIGKILL to simulate a crash), optionally wipes its data (it must
-   * state-sync back), starts it again, waits for /hello and updates network.json.
+   * Starts a stopped validator again, optionally with its data wiped first (it must state-sync back);
+   * waits for /hello and updates network.json.
    */
+  startNode(name: string, options?: { wipe?: boolean }): Promise<LaunchedNode>;
+  /** stopNode, then startNode. */
   restart(name: string, options?: StopOptions & { wipe?: boolean }): Promise<LaunchedNode>;
   /** Stops every validator (SIGTERM, bounded wait, SIGKILL fallback) and removes network.json. */
   stop(): Promise<void>;
@@ -82,21 +86,33 @@ export async function launchNetwork(manifest: Manifest, options: LaunchOptions):
   const start = { detach: options.detach, command: options.command };
   const nodes: LaunchedNode[] = [];
   const startedAt = new Date().toISOString();
+  const nodeNamed = (name: string): LaunchedNode => {
+    const node = nodes.find((n) => n.name === name);
+    if (!node) throw new CliError(`network ${manifest.name} has no validator ${name}`, `Use one of ${nodes.map((n) => n.name).join(", ")}`);
+    return node;
+  };
   const handle: NetworkHandle = {
     manifest,
     dataDir,
     portBase,
     nodes,
     endpoints: () => nodes.map(({ name, address, http, ws, p2p, pid }) => ({ name, address, http, ws, p2p, pid })),
-    restart: async (name, restartOptions = {}) => {
-      const node = nodes.find((n) => n.name === name);
-      if (!node) throw new CliError(`network ${manifest.name} has no validator ${name}`, `Use one of ${nodes.map((n) => n.name).join(", ")}`);
-      await stopValidator(node.process, restartOptions);
-      if (restartOptions.wipe) await wipeNodeData(node.process.paths.dir);
+    stopNode: async (name, stopOptions = {}) => {
+      const node = nodeNamed(name);
+      await stopValidator(node.process, stopOptions);
+      return node;
+    },
+    startNode: async (name, startOptions = {}) => {
+      const node = nodeNamed(name);
+      if (startOptions.wipe) await wipeNodeData(node.process.paths.dir);
       node.process = await startValidator(node.config, node.process.paths, start);
       await writeNetworkRecord(networkRecord(handle, options.detach ?? false, startedAt));
       await waitForNodes([node], { timeoutMs: options.readyTimeoutMs, onProgress: progress });
       return node;
+    },
+    restart: async (name, restartOptions = {}) => {
+      await handle.stopNode(name, restartOptions);
+      return handle.startNode(name, restartOptions);
     },
     stop: async () => {
       await Promise.all(nodes.map((node) => stopValidator(node.process)));

@@ -28,9 +28,11 @@ export class Replica {
   /** Pre-prepares of a view we have not entered yet (they can overtake its NEW-VIEW), by seq. */
   private readonly early = new Map<number, Signed<PrePrepare>>();
   /**
-   * When the current view is declared failed unless it makes progress. While changing view it runs only
-   * once a quorum asks for this view or a later one: a replica never races ahead alone, view after view,
-   * and one that fell behind in the view change catches up with those ahead.
+   * When the current view is declared failed unless it makes progress. In an active view it runs only while
+   * there is work the primary owes: an instance of this view not yet decided, or a proposal the node
+   * expects (expectProgress). An idle network keeps its view. While changing view it runs only once a
+   * quorum asks for this view or a later one: a replica never races ahead alone, view after view, and one
+   * that fell behind in the view change catches up with those ahead.
    */
   private deadline = Infinity;
   /** While changing view: when to send our VIEW-CHANGE again (messages get lost). */
@@ -75,7 +77,7 @@ export class Replica {
         this.carried.validate.push({ view: pp.view, seq: pp.seq, digest: pp.digest, value: pp.value });
       }
     }
-    if (this.state.viewActive) this.deadline = nowMs + this.timeout();
+    if (this.state.viewActive) this.armIfOwed();
     else {
       this.resendAt = nowMs + config.viewTimeoutMs;
       this.armViewChangeTimer();
@@ -171,10 +173,21 @@ export class Replica {
       s.lastExecuted = seq;
       s.lastDelivered = Math.max(s.lastDelivered, seq);
       this.behindSince = undefined;
-      // Being behind was not the primary's fault: give the view a full timeout from here.
-      if (s.viewActive) this.deadline = this.now + this.timeout();
+      // Being behind was not the primary's fault: give the view a full timeout from here, if it owes work.
+      if (s.viewActive) {
+        this.deadline = Infinity;
+        this.armIfOwed();
+      }
       this.checkpointAt(seq, stateDigest);
     });
+  }
+
+  /**
+   * The node expects the primary to propose (transactions wait, or an empty ledger is due): the view
+   * timer runs from now if it is not running already, and the view fails unless a value is decided in time.
+   */
+  expectProgress(nowMs: number): Output {
+    return this.step(nowMs, () => this.expectWork());
   }
 
   /** Time passes: the view-change timer, resending VIEW-CHANGEs, repeated sync requests while behind. */
@@ -280,6 +293,7 @@ export class Replica {
       return;
     }
     instance.accept(pp, false, this.now);
+    this.armIfOwed();
     this.out.validate.push({ view, seq, digest, value });
   }
 
@@ -289,6 +303,7 @@ export class Replica {
     if (kind === "prepare" && (view < this.state.view || replica === this.primary(view))) return;
     const instance = this.instance(seq);
     if (!instance || !instance.addVote(vote)) return;
+    if (view === this.state.view && seq > this.state.lastDelivered) this.expectWork();
     if (kind === "prepare") this.tryPrepared(instance);
     else this.tryCommitted(instance);
   }
@@ -314,9 +329,10 @@ export class Replica {
     instance.endMs = this.now;
     const s = this.state;
     if (s.viewActive && commits[0].body.view === s.view) {
-      // The view works: reset the timer and the backoff.
+      // The view works: reset the timer (running again only for work still owed) and the backoff.
       s.failedViews = 0;
-      this.deadline = this.now + this.timeout();
+      this.deadline = Infinity;
+      this.armIfOwed();
     }
   }
 
@@ -432,6 +448,19 @@ export class Replica {
     this.tryNewView();
   }
 
+  /** In an active view: start the timer unless it runs. */
+  private expectWork(): void {
+    if (this.state.viewActive && this.deadline === Infinity) this.deadline = this.now + this.timeout();
+  }
+
+  /** In an active view: start the timer if an instance of this view is pre-prepared but not decided. */
+  private armIfOwed(): void {
+    const s = this.state;
+    for (const instance of s.log.values()) {
+      if (instance.seq > s.lastDelivered && instance.view === s.view && instance.prePrepare && !instance.committed) return this.expectWork();
+    }
+  }
+
   private armViewChangeTimer(): void {
     const s = this.state;
     if (s.viewActive || this.deadline !== Infinity) return;
@@ -494,7 +523,7 @@ export class Replica {
     s.viewActive = true;
     s.newView = nv;
     s.newViewMaxSeq = plan.maxSeq;
-    this.deadline = this.now + this.timeout();
+    this.deadline = Infinity;
     this.resendAt = Infinity;
     this.out.persist = true;
     for (const [replica, held] of s.viewChanges) if (held.body.view <= s.view) s.viewChanges.delete(replica);
@@ -519,5 +548,6 @@ export class Replica {
       this.early.delete(seq);
       if (pp.body.view === s.view) this.onPrePrepare(pp);
     }
+    this.armIfOwed();
   }
 }

@@ -34,6 +34,8 @@ export class Cluster {
     this.replicas = this.configs.map((config) => new Replica(config));
     this.commits = validators.map(() => []);
     this.outputs = validators.map(() => []);
+    // Requests wait from the start: every replica expects the primary to make progress (view timers run).
+    this.replicas.forEach((replica, i) => this.take(i, replica.expectProgress(0)));
   }
 
   /** Carries out an Output of replica i: queue its messages, answer value checks, execute its commits. */

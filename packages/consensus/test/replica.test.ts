@@ -118,6 +118,29 @@ describe("Replica: view change", () => {
     expect(c.replicas[1].nextProposalSeq()).to.equal(3);
   });
 
+  it("keeps an idle view: the timer runs only while work is owed (an undecided instance, or a proposal the node expects)", () => {
+    const c = new Cluster(4, { viewTimeoutMs: 1000 });
+    c.propose(0, "seq 1");
+    c.deliver();
+    expect(c.commits.map((x) => x.length)).to.deep.equal([1, 1, 1, 1]);
+    // Decided, nothing owed: no view change however long the network stays idle.
+    for (const i of [1, 2, 3]) expect(c.tick(i, 60_000).events).to.deep.equal([]);
+    // The node expects a proposal (transactions wait): one timeout later the view fails.
+    for (const i of [1, 2, 3]) c.take(i, c.replicas[i].expectProgress(60_000));
+    expect(c.tick(1, 60_999).events).to.deep.equal([]);
+    expect(c.tick(1, 61_000).events[0]).to.match(/view change to 1: no progress in view 0/);
+    // An accepted pre-prepare owes a decision, without any expectProgress: seq 2 pre-prepared, never decided.
+    const d = new Cluster(4, { viewTimeoutMs: 1000 });
+    d.propose(0, "seq 1");
+    d.deliver();
+    d.now = 60_000;
+    d.propose(0, "seq 2");
+    d.deliver((e) => e.kind === "pre_prepare");
+    expect(d.replicas[2].status().instances.at(-1)!.phase).to.equal("PHASE_PREPREPARED");
+    expect(d.tick(2, 60_999).events).to.deep.equal([]);
+    expect(d.tick(2, 61_000).events[0]).to.match(/view change to 1: no progress in view 0/);
+  });
+
   it("joins a view change once f+1 others ask for a higher view", () => {
     const c = new Cluster(4, { viewTimeoutMs: 1000 });
     c.tick(2, 1000);

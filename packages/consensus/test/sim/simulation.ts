@@ -162,6 +162,8 @@ export class Simulation {
 
   private tick(i: number): void {
     if (this.alive(i)) {
+      // Clients always wait for the next value here, so every replica expects the primary to make progress.
+      this.handle(i, this.nodes[i].replica.expectProgress(this.clock.now));
       this.handle(i, this.nodes[i].replica.tick(this.clock.now));
       this.maybePropose(i);
     }

@@ -58,6 +58,9 @@ export class ConsensusService {
   private proposing = false;
   private lastCloseWall: number;
   private nextReadyCheck = 0;
+  private nextExpectCheck = 0;
+  /** Decided values handed out by the replica and not yet stored as ledgers. */
+  private commitsInFlight = 0;
   private syncing = false;
   /** Checks of values for a later ledger than the next, run again after each ledger. */
   private waitingChecks: (() => Promise<void>)[] = [];
@@ -147,9 +150,31 @@ export class ConsensusService {
 
   private onTick(): void {
     if (this.stopped) return;
+    this.expectProgressWhenDue();
     this.handle(this.replica.tick(this.now()));
     this.considerProposing();
     this.considerSync();
+  }
+
+  /**
+   * Tells the replica when the primary owes a proposal, which starts its view timer: an empty ledger is due
+   * (empty_close_interval_ms), or transactions that can go into the next ledger have waited
+   * close_interval_ms (checked once per interval). An idle network keeps its view.
+   */
+  private expectProgressWhenDue(): void {
+    const { consensus, txs } = this.parts;
+    // A decided ledger being stored is progress already: the wait is measured from its close.
+    if (this.commitsInFlight > 0) return;
+    const now = this.now();
+    const elapsed = now - this.lastCloseWall;
+    if (elapsed >= consensus.empty_close_interval_ms) {
+      this.handle(this.replica.expectProgress(now));
+    } else if (txs.pool.size > 0 && elapsed >= consensus.close_interval_ms && now >= this.nextExpectCheck) {
+      this.nextExpectCheck = now + consensus.close_interval_ms;
+      void txs.nextProposal(1).then((ready) => {
+        if (ready.length > 0 && !this.stopped) this.handle(this.replica.expectProgress(this.now()));
+      });
+    }
   }
 
   private onPeerStatus(from: string, payload: Uint8Array): void {
@@ -185,7 +210,10 @@ export class ConsensusService {
     });
     this.outputs = this.outputs.catch((error) => this.parts.log(`consensus: storing the snapshot failed, messages not sent: ${(error as Error).stack ?? error}`));
     for (const request of out.validate) this.enqueue(() => this.check(request.view, request.seq, request.digest, request.value));
-    for (const commit of out.commits) this.enqueue(() => this.commit(commit));
+    for (const commit of out.commits) {
+      this.commitsInFlight++;
+      this.enqueue(() => this.commit(commit).finally(() => this.commitsInFlight--));
+    }
     if (out.sync) this.sync(out.sync.from.map((replica) => this.parts.validators[replica]!));
   }
 
