@@ -69,11 +69,6 @@ export class Libp2pPeerNetwork implements PeerNetwork {
     return Libp2pPeerNetwork.create({ privateKey: config.validator.private_key, listenAddress: config.p2p.listen_address, peers: config.p2p.peers, log });
   }
 
-  /** Where this node listens, with its PeerId (useful when it was given port 0). */
-  listenAddresses(): string[] {
-    return this.started().getMultiaddrs().map((address) => address.toString());
-  }
-
   async start(): Promise<void> {
     if (this.node) return;
     const { host, port } = parseHostPort(this.options.listenAddress);

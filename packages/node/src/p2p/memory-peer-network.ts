@@ -149,7 +149,10 @@ export class MemoryPeerNetwork implements PeerNetwork {
     if (this.running && this.hub.member(peer)) this.flush(peer, link);
   }
 
-  /** The one way in: counts the message and hands it to the handlers. */
+  /**
+   * The one way in: counts the message and hands it to the handlers. Unlike libp2p, which logs a throwing
+   * handler, this lets the error escape (uncaught) so a test of the node fails loudly.
+   */
   protected deliver(from: string, link: MemoryPeer, channel: Channel, payload: Uint8Array): void {
     link.counters.messagesIn++;
     link.counters.bytesIn += payload.length + 5;
