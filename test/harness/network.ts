@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { launchTemporaryNetwork, parseManifest, type TemporaryNetwork } from "@chainsim/cli";
 import { ChainsimClient } from "@chainsim/client";
@@ -38,4 +39,19 @@ export async function waitFor<T>(what: string, condition: () => Promise<T | unde
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/**
+ * Registers an afterEach hook that prints the end of every node's log when a test fails, so a failure
+ * in CI shows what the validators did (the temp directory with the logs is removed afterwards).
+ */
+export function dumpLogsOnFailure(network: () => TestNetwork | undefined, lines = 40): void {
+  afterEach(async function () {
+    const net = network();
+    if (this.currentTest?.state !== "failed" || !net) return;
+    for (const node of net.handle.nodes) {
+      const text = await readFile(node.process.paths.logFile, "utf8").catch((error: Error) => `(no log: ${error.message})`);
+      process.stderr.write(`----- ${node.name} (${node.process.paths.logFile}), last ${lines} lines -----\n${text.split("\n").slice(-lines - 1).join("\n")}\n`);
+    }
+  });
 }
