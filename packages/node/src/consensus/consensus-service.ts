@@ -9,6 +9,7 @@ import type { Db } from "../storage/databases.js";
 import { decidedProposal, valueDigest } from "./decided-values.js";
 import { applyDecisions, answerSyncRequest, syncRequest } from "./ledger-sync.js";
 import { checkProposal, InvalidProposal } from "./proposal-check.js";
+import { ProposalSize } from "./proposal-size.js";
 import { TxGossip } from "./tx-gossip.js";
 
 /** keyvalue_db key of the replica's snapshot: its votes, stored before any of them is sent. */
@@ -48,6 +49,7 @@ export class ConsensusService {
   private replica: Replica;
   private readonly now: () => number;
   private readonly gossip: TxGossip;
+  private readonly proposalSize: ProposalSize;
   /** Output handling in call order: a snapshot is on disk before the messages it covers leave. */
   private outputs: Promise<void> = Promise.resolve();
   /** Ledger-moving work in arrival order (the LedgerManager serializes too, but decisions read the tip). */
@@ -87,6 +89,7 @@ export class ConsensusService {
     this.replica = new Replica(config, restored, this.now());
     this.lastCloseWall = this.now();
     this.gossip = new TxGossip(parts.network, parts.txs, parts.log);
+    this.proposalSize = new ProposalSize(parts.consensus.view_timeout_ms, parts.consensus.max_txs_per_ledger);
   }
 
   /** Restores the replica's snapshot (if any) and reconciles it with the ledgers on disk. */
@@ -171,8 +174,12 @@ export class ConsensusService {
       this.handle(this.replica.expectProgress(now));
     } else if (txs.pool.size > 0 && elapsed >= consensus.close_interval_ms && now >= this.nextExpectCheck) {
       this.nextExpectCheck = now + consensus.close_interval_ms;
+      const tip = this.parts.ledgers.lastHeader.seq;
       void txs.nextProposal(1).then((ready) => {
-        if (ready.length > 0 && !this.stopped) this.handle(this.replica.expectProgress(this.now()));
+        // A ledger closed while the pool was read is the progress that was due: nothing to expect.
+        if (ready.length > 0 && !this.stopped && this.parts.ledgers.lastHeader.seq === tip && this.commitsInFlight === 0) {
+          this.handle(this.replica.expectProgress(this.now()));
+        }
       });
     }
   }
@@ -234,7 +241,10 @@ export class ConsensusService {
     }
     let ok = true;
     try {
-      this.executedValues.set(digest, await checkProposal(this.parts.ledgers, this.verifier, value, digest, this.now()));
+      const started = performance.now();
+      const executed = await checkProposal(this.parts.ledgers, this.verifier, value, digest, this.now());
+      this.proposalSize.record(executed.included.length, performance.now() - started);
+      this.executedValues.set(digest, executed);
     } catch (error) {
       if (!(error instanceof InvalidProposal)) throw error;
       ok = false;
@@ -295,7 +305,7 @@ export class ConsensusService {
     const { ledgers, txs, consensus } = this.parts;
     const tip = ledgers.lastHeader;
     if (this.replica.nextProposalSeq() !== Number(tip.seq) + 1) return;
-    const candidates = await txs.nextProposal(consensus.max_txs_per_ledger);
+    const candidates = await txs.nextProposal(this.proposalSize.limit);
     if (candidates.length === 0 && !emptyDue) {
       this.nextReadyCheck = this.now() + consensus.close_interval_ms;
       return;
@@ -304,7 +314,9 @@ export class ConsensusService {
     const wallMicros = BigInt(this.now()) * 1000n;
     const closeTime = wallMicros > previousClose ? wallMicros : previousClose + 1n;
     const previousProof = tip.seq! > 1n ? codecs.PbftCommitProof.encode((await ledgers.ledgers.decision(tip.seq!))?.proof ?? {}) : undefined;
+    const started = performance.now();
     const executed = await ledgers.execute({ closeTime, proposer: this.parts.self, txs: candidates, previousProof }, "propose");
+    this.proposalSize.record(candidates.length, performance.now() - started);
     txs.dropRefused(executed.refused);
     if (executed.included.length === 0 && !emptyDue) {
       this.nextReadyCheck = this.now() + consensus.close_interval_ms;

@@ -1,4 +1,4 @@
-import { ChainError, ErrorCode, codecs, equalBytes, sha256, toHex, utf8, type LedgerDecision, type LedgerHeader, type StoredLedger } from "@chainsim/protocol";
+import { ChainError, ErrorCode, codecs, equalBytes, sha256, toHex, utf8, type LedgerDecision, type LedgerHeader, type RawTransactionEnvStore, type StoredLedger } from "@chainsim/protocol";
 import type { NodeConfig } from "../config.js";
 import { Executor, type ChainTip, type ContractSupport, type ExecutedLedger, type LedgerProposal } from "../execution/executor.js";
 import type { SignatureChecker } from "../execution/authorization.js";
@@ -83,6 +83,21 @@ export class LedgerManager {
   }
   get txCount(): bigint {
     return this.tip.txCount;
+  }
+
+  /**
+   * A transaction's record, once its ledger is the tip or older. A ledger's records are on disk a moment
+   * before its state is applied and the tip moves: until then a client reading the record, then the
+   * account, would see the account without the transaction.
+   */
+  async record(hashHex: string): Promise<RawTransactionEnvStore | undefined> {
+    const record = await this.ledgers.record(hashHex);
+    return record && record.ledger_seq! <= this.tip.header.seq! ? record : undefined;
+  }
+
+  /** A stored ledger at or below the tip (see `record`). */
+  async ledger(seq: bigint): Promise<StoredLedger | undefined> {
+    return seq <= this.tip.header.seq! ? this.ledgers.ledger(seq) : undefined;
   }
 
   onClosed(listener: LedgerListener): void {

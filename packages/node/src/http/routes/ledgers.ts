@@ -9,7 +9,7 @@ export function mountLedgerRoutes(app: Express, ctx: NodeContext): void {
     const seqText = query(req, "seq");
     const seq = seqText === undefined || seqText === "" ? ctx.ledgers.lastHeader.seq! : toInt64(seqText, "seq");
     if (seq < 1n) throw new ChainError(ErrorCode.INVALID_PARAMETER, "seq starts at 1");
-    const ledger = await ctx.ledgers.ledgers.ledger(seq);
+    const ledger = await ctx.ledgers.ledger(seq);
     if (!ledger) return sendJson(res, { error_code: ErrorCode.NOT_EXIST, error_desc: `ledger ${seq} does not exist`, result: null });
     const result: { [key: string]: Json } = {
       header: headerJson(ledger.header!),

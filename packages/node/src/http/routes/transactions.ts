@@ -91,13 +91,13 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
     let hashes: Uint8Array[];
     let total: bigint;
     if (hash !== undefined) {
-      const record = /^[0-9a-fA-F]{64}$/.test(hash) ? await ctx.ledgers.ledgers.record(hash.toLowerCase()) : undefined;
+      const record = /^[0-9a-fA-F]{64}$/.test(hash) ? await ctx.ledgers.record(hash.toLowerCase()) : undefined;
       if (!record) {
         return sendJson(res, { error_code: ErrorCode.NOT_EXIST, error_desc: `transaction ${hash} is not in any ledger`, result: { total_count: 0, transactions: [] } });
       }
       return sendJson(res, { error_code: 0, result: { total_count: 1, transactions: [recordJson(record)] } });
     } else if (seqText !== undefined) {
-      const ledger = await ctx.ledgers.ledgers.ledger(toInt64(seqText, "ledger_seq"));
+      const ledger = await ctx.ledgers.ledger(toInt64(seqText, "ledger_seq"));
       if (!ledger) return sendJson(res, { error_code: ErrorCode.NOT_EXIST, error_desc: `ledger ${seqText} does not exist`, result: { total_count: 0, transactions: [] } });
       total = BigInt(ledger.tx_hashes?.length ?? 0);
       hashes = (ledger.tx_hashes ?? []).slice(start, start + limit);
@@ -106,7 +106,7 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
       hashes = await latestHashes(ctx, start + limit);
       hashes = hashes.slice(start);
     }
-    const records = await Promise.all(hashes.map((h) => ctx.ledgers.ledgers.record(toHex(h))));
+    const records = await Promise.all(hashes.map((h) => ctx.ledgers.record(toHex(h))));
     const transactions = records.filter((r) => r !== undefined).map(recordJson);
     sendJson(res, { error_code: 0, result: { total_count: total, transactions } });
   });
@@ -181,7 +181,7 @@ function nextLedger(ctx: NodeContext): LedgerPosition {
   return {
     seq: tip.seq! + 1n,
     closeTime: (tip.close_time ?? 0n) + 1n,
-    ledgerHash: async (seq) => (await ctx.ledgers.ledgers.ledger(seq))?.header?.hash,
+    ledgerHash: async (seq) => (await ctx.ledgers.ledger(seq))?.header?.hash,
   };
 }
 
@@ -200,7 +200,7 @@ async function latestHashes(ctx: NodeContext, count: number): Promise<Uint8Array
   const out: Uint8Array[] = [];
   const tip = ctx.ledgers.lastHeader.seq!;
   for (let seq = tip; seq >= 1n && seq > tip - LATEST_SCAN_LEDGERS && out.length < count; seq--) {
-    const ledger = await ctx.ledgers.ledgers.ledger(seq);
+    const ledger = await ctx.ledgers.ledger(seq);
     out.push(...[...(ledger?.tx_hashes ?? [])].reverse());
   }
   return out.slice(0, count);
