@@ -9,9 +9,9 @@ export async function withNetwork(manifestPath, run) {
   const manifest = await loadManifest(manifestPath);
   const network = await launchTemporaryNetwork(() => manifest);
   try {
-    const client = new ChainsimClient(network.handle.nodes[0].http);
+    const clients = network.handle.nodes.map((node) => new ChainsimClient(node.http));
     const genesis = Keypair.fromPrivateKey(manifest.genesis.account.private_key);
-    return await run({ client, genesis });
+    return await run({ client: clients[0], genesis, network: { handle: network.handle, clients } });
   } finally {
     await network.cleanup();
   }

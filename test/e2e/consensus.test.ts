@@ -78,6 +78,28 @@ describe("e2e: PBFT across four validator processes", function () {
     for (const hash of hashes) await readableOn([0, 1, 2, 3], hash);
   });
 
+  it("reports live consensus state: getConsensusInfo, peers in getModulesStatus, leader and validators in getLedger", async () => {
+    const addresses = net.handle.nodes.map((n) => n.address);
+    const infos = await Promise.all(clients().map((c) => c.getConsensusInfo()));
+    for (const [i, info] of infos.entries()) {
+      expect(info).to.include({ type: "pbft", quorum_size: 3, fault_number: 1, replica_id: i, validator_address: addresses[i], view_active: true });
+      expect(info.validators).to.deep.equal(addresses);
+      expect(info.is_leader).to.equal(info.leader === addresses[i]);
+    }
+    expect(new Set(infos.map((info) => info.leader)).size, "one leader").to.equal(1);
+    const decided = infos[0].instances.find((x: { phase: string }) => x.phase === "PHASE_COMMITED")!;
+    expect(decided.commits.length).to.be.at.least(3);
+    expect(decided.pre_prepare).to.match(/^view \d+ seq \d+ value [0-9a-f]{64} from did:bid:/);
+    const modules = (await clients()[0].getModulesStatus()) as Record<string, any>;
+    const network = modules.peer_manager.consensus_network;
+    expect(network.peer_active_size).to.equal(3);
+    expect(network.peers.map((p: { address: string }) => p.address).sort()).to.deep.equal(addresses.slice(1).sort());
+    expect(modules.ledger_manager.chain_max_ledger_seq).to.be.at.least(Number(await tip(0)));
+    const ledger = (await clients()[1].getLedger({ with_leader: true, with_validator: true })).result as Record<string, any>;
+    expect(ledger.validators).to.deep.equal(addresses);
+    expect(addresses).to.include(ledger.leader);
+  });
+
   it("after a SIGKILL of the primary under load: a view change, ledgers advance again, no accepted transaction lost", async () => {
     const killed = await primary();
     const others = live().filter((i) => i !== killed);
