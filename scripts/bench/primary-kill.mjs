@@ -10,7 +10,10 @@ const [manifest = fileURLToPath(new URL("../../networks/local-4.toml", import.me
 await withNetwork(manifest, async ({ network, genesis }) => {
   const { handle, clients } = network;
   const tip = async (client) => BigInt((await client.getLedger()).result.header.seq);
-  const leader = async (client) => handle.nodes.findIndex((n) => n.address === (await client.getConsensusInfo()).leader);
+  const leader = async (client) => {
+    const { leader: address } = await client.getConsensusInfo();
+    return handle.nodes.findIndex((n) => n.address === address);
+  };
   let nonce = BigInt((await clients[0].getAccountBase(genesis.address)).result.nonce ?? 0);
   const recoveries = [];
   for (let run = 0; run < Number(runs); run++) {
