@@ -42,15 +42,25 @@ export async function signAll(accounts, perSender, operation) {
   return items;
 }
 
-/** Submits in batches of 500, waits until the pool is empty; returns accepted count and timings. */
-export async function submitAndDrain(client, items) {
+/**
+ * Submits in batches of 500, spread over the network's nodes (round robin, one batch per node at a time),
+ * and waits until every node's pool is empty; returns accepted count and timings.
+ */
+export async function submitAndDrain(network, items) {
+  const { clients } = network;
   const started = performance.now();
   let accepted = 0;
-  for (let i = 0; i < items.length; i += 500) accepted += (await client.submitTransaction(items.slice(i, i + 500))).success_count;
+  const batches = [];
+  for (let i = 0; i < items.length; i += 500) batches.push(items.slice(i, i + 500));
+  for (let i = 0; i < batches.length; i += clients.length) {
+    const answers = await Promise.all(batches.slice(i, i + clients.length).map((batch, k) => clients[k].submitTransaction(batch)));
+    accepted += answers.reduce((sum, answer) => sum + answer.success_count, 0);
+  }
   const submitted = performance.now();
   const deadline = submitted + 600_000;
-  while ((await client.getTxCacheSize()).queue_size > 0) {
-    if (performance.now() > deadline) throw new Error("the pool did not drain within 10 minutes");
+  const pooled = async () => (await Promise.all(clients.map((c) => c.getTxCacheSize()))).reduce((sum, size) => sum + size.queue_size, 0);
+  while ((await pooled()) > 0) {
+    if (performance.now() > deadline) throw new Error("the pools did not drain within 10 minutes");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const done = performance.now();

@@ -82,8 +82,17 @@ export function restoreState(verifier: Verifier, saved: PersistedState): Replica
   };
 }
 
+/** Hex forms already computed: a pre-prepare holds a whole ledger's value and is snapshotted many times. */
+const hexForms = new WeakMap<object, string>();
+
+/** The hex of a message's wire form; the same string object every time for the same message. */
 function hex(message: Signed): string {
-  return toHex(codecs.PbftSignedMessage.encode(message.wire));
+  let text = hexForms.get(message.wire);
+  if (text === undefined) {
+    text = toHex(codecs.PbftSignedMessage.encode(message.wire));
+    hexForms.set(message.wire, text);
+  }
+  return text;
 }
 
 function read<K extends Body["kind"]>(verifier: Verifier, text: string, ...kinds: K[]): Signed<Extract<Body, { kind: K }>> {

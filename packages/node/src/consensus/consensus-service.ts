@@ -10,10 +10,9 @@ import { decidedProposal, valueDigest } from "./decided-values.js";
 import { applyDecisions, answerSyncRequest, syncRequest } from "./ledger-sync.js";
 import { checkProposal, InvalidProposal } from "./proposal-check.js";
 import { ProposalSize } from "./proposal-size.js";
+import { SnapshotStore } from "./snapshot-store.js";
 import { TxGossip } from "./tx-gossip.js";
 
-/** keyvalue_db key of the replica's snapshot: its votes, stored before any of them is sent. */
-const SNAPSHOT_KEY = "consensus_state";
 const TICK_MS = 25;
 /** How often each validator tells the others its last closed ledger. */
 const STATUS_INTERVAL_MS = 1000;
@@ -61,6 +60,8 @@ export class ConsensusService {
   private lastCloseWall: number;
   private nextReadyCheck = 0;
   private nextExpectCheck = 0;
+  /** The last proposal was as large as allowed: more transactions are waiting. */
+  private backlog = false;
   /** Decided values handed out by the replica and not yet stored as ledgers. */
   private commitsInFlight = 0;
   private syncing = false;
@@ -71,6 +72,7 @@ export class ConsensusService {
 
   private constructor(
     private readonly parts: ConsensusServiceParts,
+    private readonly snapshots: SnapshotStore,
     genesisHash: string,
     restored: PersistedState | undefined,
   ) {
@@ -94,10 +96,10 @@ export class ConsensusService {
 
   /** Restores the replica's snapshot (if any) and reconciles it with the ledgers on disk. */
   static async open(parts: ConsensusServiceParts): Promise<ConsensusService> {
-    const saved = await parts.keyvalue.get(SNAPSHOT_KEY);
-    const restored = saved ? (JSON.parse(new TextDecoder().decode(saved)) as PersistedState) : undefined;
+    const snapshots = new SnapshotStore(parts.keyvalue);
+    const restored = await snapshots.load();
     const genesis = await parts.ledgers.ledgers.ledger(1n);
-    const service = new ConsensusService(parts, toHex(genesis!.header!.hash!), restored);
+    const service = new ConsensusService(parts, snapshots, toHex(genesis!.header!.hash!), restored);
     // Ledgers stored after the last snapshot (synced, or executed just before a crash) are known to the replica now.
     const tip = parts.ledgers.lastHeader;
     if (tip.seq! > 1n) service.handle(service.replica.synced(Number(tip.seq), toHex(tip.hash!), service.now()));
@@ -208,7 +210,7 @@ export class ConsensusService {
     for (const event of out.events) this.parts.log(`consensus: ${event}`);
     const snapshot = out.persist ? this.replica.snapshot() : undefined;
     this.outputs = this.outputs.then(async () => {
-      if (snapshot) await this.parts.keyvalue.put(SNAPSHOT_KEY, new TextEncoder().encode(JSON.stringify(snapshot)), { sync: true });
+      if (snapshot) await this.snapshots.save(snapshot);
       for (const { to, message } of out.send) {
         const bytes = codecs.PbftSignedMessage.encode(message);
         if (to === "all") this.parts.network.broadcast(bytes, "consensus");
@@ -276,9 +278,9 @@ export class ConsensusService {
   }
 
   /**
-   * As the primary: proposes the next ledger when it is this replica's turn and one is due, like a single
-   * validator would close one: close_interval_ms after the last close while transactions wait (rechecked
-   * once per interval), empty_close_interval_ms without.
+   * As the primary: proposes the next ledger when it is this replica's turn and one is due:
+   * close_interval_ms after the last close while transactions wait (rechecked once per interval), right
+   * after it while a backlog lasts, empty_close_interval_ms without transactions.
    */
   private considerProposing(): void {
     if (this.proposing || this.syncing) return;
@@ -289,7 +291,8 @@ export class ConsensusService {
     const elapsed = now - this.lastCloseWall;
     // A new network closes ledger 2 at once, so that `chainsim up` sees the validators agree without waiting.
     const emptyDue = elapsed >= consensus.empty_close_interval_ms || tip === 1n;
-    const readyCheckDue = txs.pool.size > 0 && elapsed >= consensus.close_interval_ms && now >= this.nextReadyCheck;
+    // A backlog (the last proposal was full) closes ledgers back to back: close_interval_ms only batches a trickle.
+    const readyCheckDue = txs.pool.size > 0 && (elapsed >= consensus.close_interval_ms || this.backlog) && now >= this.nextReadyCheck;
     if (!emptyDue && !readyCheckDue) return;
     this.proposing = true;
     this.enqueue(async () => {
@@ -305,7 +308,9 @@ export class ConsensusService {
     const { ledgers, txs, consensus } = this.parts;
     const tip = ledgers.lastHeader;
     if (this.replica.nextProposalSeq() !== Number(tip.seq) + 1) return;
-    const candidates = await txs.nextProposal(this.proposalSize.limit);
+    const limit = this.proposalSize.limit;
+    const candidates = await txs.nextProposal(limit);
+    this.backlog = candidates.length >= limit;
     if (candidates.length === 0 && !emptyDue) {
       this.nextReadyCheck = this.now() + consensus.close_interval_ms;
       return;
