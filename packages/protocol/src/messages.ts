@@ -141,11 +141,71 @@ export interface Account {
 
 export interface WsMessage { type?: bigint; request?: boolean; sequence?: bigint; data?: Uint8Array }
 
+/** WsMessage.type values (compat.md §9; ChainMessageType in chain.proto). */
+export enum WsMessageType {
+  PING = 1,
+  HELLO = 10,
+  TX_STATUS = 11,
+  LEDGER_HEADER = 16,
+  LEDGER_TXS = 18,
+  SUBSCRIBE_TX = 19,
+  TX_ENV_STORE = 20,
+}
+
+export enum TxStatus {
+  UNDEFINED = 0,
+  CONFIRMED = 1,
+  PENDING = 2,
+  COMPLETE = 3,
+  FAILURE = 4,
+  APPLY_FAILURE = 5,
+}
+
+export interface Ping { nonce?: bigint }
+export interface ChainHello { api_list?: bigint[]; timestamp?: bigint }
+/** protocol.ChainStatus, the answer to HELLO (not chainsim.ChainStatus, a validator's tip). */
+export interface WsChainStatus {
+  self_addr?: string;
+  ledger_version?: bigint;
+  monitor_version?: bigint;
+  chain_version?: string;
+  timestamp?: bigint;
+  network_id?: bigint;
+}
+export interface ChainSubscribeTx { address?: string[] }
+export interface ChainResponse { error_code?: number; error_desc?: string }
+export interface ChainTxStatus {
+  status?: TxStatus;
+  tx_hash?: string;
+  source_address?: string;
+  source_account_seq?: bigint;
+  ledger_seq?: bigint;
+  new_account_seq?: bigint;
+  error_code?: number;
+  error_desc?: string;
+  timestamp?: bigint;
+}
+export interface TransactionEnvResult {
+  tran_env?: TransactionEnv;
+  tx_hash?: string;
+  error_code?: number;
+  error_desc?: string;
+  ledger_seq?: bigint;
+  close_time?: bigint;
+  actual_fee?: bigint;
+  contract_tx_hashes?: Uint8Array[];
+}
+export interface LedgerTxs { header?: LedgerHeader; txs?: TransactionEnvResult[]; ledger_length?: bigint }
+
 // chainsim's own formats (proto/chainsim.proto).
 export interface RawTransactionEnv { transaction?: Uint8Array; signatures?: Signature[]; trigger?: Trigger }
 export interface RawTransactionEnvStore extends Omit<TransactionEnvStore, "transaction_env"> {
   transaction_env?: RawTransactionEnv;
 }
+export interface RawTransactionEnvResult extends Omit<TransactionEnvResult, "tran_env"> {
+  tran_env?: RawTransactionEnv;
+}
+export interface RawLedgerTxs { header?: LedgerHeader; txs?: RawTransactionEnvResult[]; ledger_length?: bigint }
 export interface ConsensusValue {
   ledger_seq?: bigint;
   close_time?: bigint;
@@ -212,8 +272,17 @@ export const codecs = {
   KeyPair: new MessageCodec<KeyPair>("protocol.KeyPair"),
   Asset: new MessageCodec<Asset>("protocol.Asset"),
   WsMessage: new MessageCodec<WsMessage>("protocol.WsMessage"),
+  Ping: new MessageCodec<Ping>("protocol.Ping"),
+  Pong: new MessageCodec<Ping>("protocol.Pong"),
+  ChainHello: new MessageCodec<ChainHello>("protocol.ChainHello"),
+  WsChainStatus: new MessageCodec<WsChainStatus>("protocol.ChainStatus"),
+  ChainSubscribeTx: new MessageCodec<ChainSubscribeTx>("protocol.ChainSubscribeTx"),
+  ChainResponse: new MessageCodec<ChainResponse>("protocol.ChainResponse"),
+  ChainTxStatus: new MessageCodec<ChainTxStatus>("protocol.ChainTxStatus"),
+  LedgerTxs: new MessageCodec<LedgerTxs>("protocol.LedgerTxs"),
   RawTransactionEnv: new MessageCodec<RawTransactionEnv>("chainsim.RawTransactionEnv"),
   RawTransactionEnvStore: new MessageCodec<RawTransactionEnvStore>("chainsim.RawTransactionEnvStore"),
+  RawLedgerTxs: new MessageCodec<RawLedgerTxs>("chainsim.RawLedgerTxs"),
   ConsensusValue: new MessageCodec<ConsensusValue>("chainsim.ConsensusValue"),
   Fees: new MessageCodec<Fees>("chainsim.Fees"),
   LedgerChanges: new MessageCodec<LedgerChanges>("chainsim.LedgerChanges"),
