@@ -22,7 +22,8 @@ export interface NodeConfig {
   consensus: ConsensusConfig;
   contracts: ContractsConfig;
   dev: { private_key_endpoints: boolean };
-  debug: { fault_injection: boolean };
+  /** fault_seed seeds the fault plane's draws (probabilities, jitter) so a scenario run repeats; random when absent. */
+  debug: { fault_injection: boolean; fault_seed?: number };
 }
 
 /** Another validator this one talks to: its libp2p identity follows from `public_key`. */
@@ -129,8 +130,14 @@ export function parseNodeConfig(json: unknown): NodeConfig {
     consensus: cons,
     contracts,
     dev: { private_key_endpoints: c.dev?.private_key_endpoints === true },
-    debug: { fault_injection: c.debug?.fault_injection === true },
+    debug: { fault_injection: c.debug?.fault_injection === true, ...faultSeed(c.debug?.fault_seed, fail) },
   };
+}
+
+function faultSeed(value: unknown, fail: (key: string, why: string) => never): { fault_seed?: number } {
+  if (value === undefined) return {};
+  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) >= 2 ** 32) fail("debug.fault_seed", "should be an integer from 0 to 2^32-1");
+  return { fault_seed: value as number };
 }
 
 function parsePeers(value: unknown, fail: (key: string, why: string) => never): PeerConfig[] {

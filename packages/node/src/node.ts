@@ -7,6 +7,7 @@ import { parseHostPort, parseNodeConfig, type NodeConfig } from "./config.js";
 import type { NodeContext } from "./context.js";
 import { SignatureChecker } from "./execution/authorization.js";
 import { createApp } from "./http/app.js";
+import { mountFaultRoutes } from "./http/routes/faults.js";
 import { mountAccountRoutes } from "./http/routes/accounts.js";
 import { mountLedgerRoutes } from "./http/routes/ledgers.js";
 import { mountStatusRoutes } from "./http/routes/status.js";
@@ -14,6 +15,7 @@ import { mountTransactionRoutes } from "./http/routes/transactions.js";
 import { LedgerManager } from "./ledger/ledger-manager.js";
 import { ConsensusService } from "./consensus/consensus-service.js";
 import { validatorCrypto } from "./consensus/validator-crypto.js";
+import { unsafeQuorumFromEnv, UNSAFE_QUORUM_ENV, withFaultPlane } from "./faults/index.js";
 import { Libp2pPeerNetwork } from "./p2p/index.js";
 import { TxService } from "./pool/tx-service.js";
 import { Databases } from "./storage/databases.js";
@@ -36,6 +38,10 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   if (!config.validators.includes(validatorAddress)) {
     throw new Error(`this node's key (${validatorAddress}) is not in the validator list of ${config.network}`);
   }
+  const unsafeQuorum = unsafeQuorumFromEnv();
+  if (unsafeQuorum !== null) {
+    log(`UNSAFE: ${UNSAFE_QUORUM_ENV}=${unsafeQuorum}: this validator commits on ${unsafeQuorum} vote(s) instead of 2f+1 and can break agreement (tests only)`);
+  }
   const dbs = await Databases.open(config.data_dir);
   try {
     const signatures = new SignatureChecker(new Ed25519Verifier());
@@ -45,17 +51,29 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const queries = { runtime: new JsRuntime(limits), limits };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
-    const network = await Libp2pPeerNetwork.fromConfig(config, log);
+    const crypto = validatorCrypto(config, signer, validatorAddress);
+    const p2p = await Libp2pPeerNetwork.fromConfig(config, log);
+    const faults = config.debug.fault_injection
+      ? withFaultPlane(p2p, {
+          peers: config.p2p.peers.map((peer) => peer.address),
+          validators: config.validators,
+          crypto,
+          seed: config.debug.fault_seed,
+          unsafeQuorum,
+        })
+      : undefined;
+    const network = faults?.network ?? p2p;
     const consensus = await ConsensusService.open({
       consensus: config.consensus,
       validators: config.validators,
       self: validatorAddress,
-      crypto: validatorCrypto(config, signer, validatorAddress),
+      crypto,
       ledgers,
       txs,
       network,
       keyvalue: dbs.keyvalue,
       log,
+      unsafeQuorum: unsafeQuorum ?? undefined,
     });
     const context: NodeContext = {
       config,
@@ -78,6 +96,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         mountAccountRoutes(a, context);
         mountTransactionRoutes(a, context);
         mountLedgerRoutes(a, context);
+        mountFaultRoutes(a, faults?.plane);
       },
       context.webStats,
       log,
@@ -89,6 +108,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       await network.stop();
       throw error;
     });
+    if (faults) log(`fault injection on: /debug/faults, seed ${faults.plane.report().seed}`);
     log(`validator ${validatorAddress} serving http://${config.webserver.listen_addresses} at ledger ${ledgers.lastHeader.seq}`);
     return {
       config,

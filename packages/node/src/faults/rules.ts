@@ -1,0 +1,111 @@
+import { ChainError, ErrorCode } from "@chainsim/protocol";
+
+export const FAULT_KINDS = ["drop", "delay", "duplicate", "reorder", "partition", "byzantine"] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export const BYZANTINE_MODES = ["equivocate", "silent", "wrong-digest", "bad-signature", "replay", "mutate"] as const;
+export type ByzantineMode = (typeof BYZANTINE_MODES)[number];
+
+/** How long a reordered message is held back when the rule names no window_ms. */
+export const DEFAULT_REORDER_WINDOW_MS = 200;
+
+/** The kind-specific parameters, as posted and as listed. */
+export type FaultParams =
+  | { kind: "drop" | "duplicate"; probability: number }
+  | { kind: "delay"; delay_ms: number; jitter_ms: number }
+  | { kind: "reorder"; probability: number; window_ms: number }
+  | { kind: "partition" }
+  | { kind: "byzantine"; mode: ByzantineMode };
+
+/** One active rule. `peers` null means every peer (for `equivocate`: the latter half of the peers). */
+export type FaultRule = FaultParams & {
+  id: number;
+  peers: string[] | null;
+  /** ms since the epoch */
+  created_at: number;
+  expires_at: number | null;
+};
+
+/** The keys a body may hold besides kind, peers and duration_ms. */
+const PARAM_KEYS: Record<FaultKind, string[]> = {
+  drop: ["probability"],
+  duplicate: ["probability"],
+  delay: ["delay_ms", "jitter_ms"],
+  reorder: ["probability", "window_ms"],
+  partition: [],
+  byzantine: ["mode"],
+};
+
+function invalid(why: string): never {
+  throw new ChainError(ErrorCode.INVALID_PARAMETER, `fault rule: ${why}`);
+}
+
+function probability(body: Record<string, unknown>): number {
+  const p = body.probability;
+  if (typeof p !== "number" || !(p >= 0 && p <= 1)) invalid("probability should be a number from 0 to 1");
+  return p;
+}
+
+function millis(body: Record<string, unknown>, key: string, fallback?: number): number {
+  const value = body[key] ?? fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) invalid(`${key} should be a whole number of ms, 0 or more`);
+  return value;
+}
+
+/**
+ * Checks a POST /debug/faults body strictly (unknown keys, kinds, modes and peers are refused: a typo must
+ * not silently make a harmless rule) and returns the rule without its id and times.
+ */
+export function parseFaultRule(json: unknown, knownPeers: readonly string[]): { params: FaultParams; peers: string[] | null; durationMs: number | null } {
+  if (!json || typeof json !== "object" || Array.isArray(json)) invalid("the body should be a JSON object");
+  const body = json as Record<string, unknown>;
+  const kind = body.kind as FaultKind;
+  if (!FAULT_KINDS.includes(kind)) invalid(`kind should be one of ${FAULT_KINDS.join(", ")}`);
+  const unknown = Object.keys(body).filter((key) => !["kind", "peers", "duration_ms", ...PARAM_KEYS[kind]].includes(key));
+  if (unknown.length > 0) invalid(`unknown key(s) for ${kind}: ${unknown.join(", ")}`);
+
+  let peers: string[] | null = null;
+  if (body.peers !== undefined) {
+    if (!Array.isArray(body.peers) || body.peers.length === 0 || !body.peers.every((p) => typeof p === "string")) {
+      invalid("peers should be a non-empty array of validator addresses");
+    }
+    const strange = (body.peers as string[]).filter((p) => !knownPeers.includes(p));
+    if (strange.length > 0) invalid(`not a peer of this validator: ${strange.join(", ")}`);
+    peers = [...new Set(body.peers as string[])];
+  }
+  if (kind === "partition" && peers === null) invalid("partition needs peers (the validators to cut off)");
+  const durationMs = body.duration_ms === undefined ? null : millis(body, "duration_ms");
+  if (durationMs === 0) invalid("duration_ms should be positive (leave it out for a rule that stays)");
+
+  const params = ((): FaultParams => {
+    switch (kind) {
+      case "drop":
+      case "duplicate":
+        return { kind, probability: probability(body) };
+      case "delay":
+        return { kind, delay_ms: millis(body, "delay_ms"), jitter_ms: millis(body, "jitter_ms", 0) };
+      case "reorder":
+        return { kind, probability: probability(body), window_ms: millis(body, "window_ms", DEFAULT_REORDER_WINDOW_MS) };
+      case "partition":
+        return { kind };
+      case "byzantine": {
+        const mode = body.mode as ByzantineMode;
+        if (!BYZANTINE_MODES.includes(mode)) invalid(`mode should be one of ${BYZANTINE_MODES.join(", ")}`);
+        return { kind, mode };
+      }
+    }
+  })();
+  return { params, peers, durationMs };
+}
+
+/** mulberry32: a small seedable PRNG, so a run with the same `debug.fault_seed` draws the same numbers. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
