@@ -3,6 +3,7 @@ import type { SignatureChecker } from "./execution/authorization.js";
 import type { ContractSupport } from "./execution/executor.js";
 import type { WebServerStats } from "./http/app.js";
 import type { ConsensusService } from "./consensus/consensus-service.js";
+import type { EventServer } from "./events/event-server.js";
 import type { LedgerManager } from "./ledger/ledger-manager.js";
 import type { PeerNetwork } from "./p2p/index.js";
 import type { TxService } from "./pool/tx-service.js";
@@ -21,6 +22,8 @@ export interface NodeContext {
   signatures: SignatureChecker;
   network: PeerNetwork;
   consensus: ConsensusService;
+  /** The WebSocket event server (compat.md §9). */
+  events: EventServer;
   /** This validator's address. */
   validatorAddress: string;
   /** Process start, ms since the epoch. */

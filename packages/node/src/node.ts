@@ -6,6 +6,7 @@ import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
 import { parseHostPort, parseNodeConfig, type NodeConfig } from "./config.js";
 import type { NodeContext } from "./context.js";
 import { SignatureChecker } from "./execution/authorization.js";
+import { EventServer } from "./events/event-server.js";
 import { createApp } from "./http/app.js";
 import { mountFaultRoutes } from "./http/routes/faults.js";
 import { mountAccountRoutes } from "./http/routes/accounts.js";
@@ -51,6 +52,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const queries = { runtime: new JsRuntime(limits), limits };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
+    const events = new EventServer({ ledgers, txs, validatorAddress, chainId: config.genesis.chain_id, log });
     const crypto = validatorCrypto(config, signer, validatorAddress);
     const p2p = await Libp2pPeerNetwork.fromConfig(config, log);
     const faults = config.debug.fault_injection
@@ -85,6 +87,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       signatures,
       network,
       consensus,
+      events,
       validatorAddress,
       startedAt: Date.now(),
       webStats: { start_request_count: 0, end_request_count: 0, expire_request_count: 0 },
@@ -103,17 +106,22 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     );
     await network.start();
     consensus.start();
-    const server = await listen(app, config.webserver.listen_addresses).catch(async (error) => {
-      await consensus.stop();
-      await network.stop();
-      throw error;
-    });
+    const server = await events
+      .start(config.wsserver.listen_address)
+      .then(() => listen(app, config.webserver.listen_addresses))
+      .catch(async (error) => {
+        await events.stop();
+        await consensus.stop();
+        await network.stop();
+        throw error;
+      });
     if (faults) log(`fault injection on: /debug/faults, seed ${faults.plane.report().seed}`);
     log(`validator ${validatorAddress} serving http://${config.webserver.listen_addresses} at ledger ${ledgers.lastHeader.seq}`);
     return {
       config,
       context,
       async stop() {
+        await events.stop();
         await consensus.stop();
         await network.stop();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

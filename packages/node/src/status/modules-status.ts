@@ -84,6 +84,6 @@ export async function modulesStatus(ctx: NodeContext): Promise<{ [key: string]: 
     time,
   };
   status["web server"] = { context: false, ...ctx.webStats, thread_count: 1, time };
-  status.websocket_server = { clients: [], listen_port: parseHostPort(ctx.config.wsserver.listen_address).port, time };
+  status.websocket_server = { clients: ctx.events.clientStatus(), listen_port: parseHostPort(ctx.config.wsserver.listen_address).port, time };
   return status;
 }
