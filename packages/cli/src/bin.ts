@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   keys: async () => (await import("./commands/keys.js")).keys,
   node: async () => (await import("./commands/node.js")).node,
   status: async () => (await import("./commands/status.js")).status,
+  dashboard: async () => (await import("./commands/dashboard.js")).dashboard,
   help: async () => help,
 };
 

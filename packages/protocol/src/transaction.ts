@@ -82,3 +82,22 @@ function canonicalAddresses(tx: Transaction): Transaction {
     })),
   });
 }
+
+/**
+ * The canonical addresses a transaction touches: its source, operation sources and destinations. A
+ * WebSocket subscription to an address gets exactly the transactions that touch it (compat.md §9).
+ */
+export function touchedAddresses(tx: Transaction): Set<string> {
+  const touched = new Set<string>();
+  const add = (address?: string) => address && touched.add(canonicalAddress(address));
+  add(tx.source_address);
+  for (const op of tx.operations ?? []) {
+    add(op.source_address);
+    add(op.create_account?.dest_address);
+    add(op.pay_coin?.dest_address);
+    add(op.pay_asset?.dest_address);
+    add(op.upgrade_contract?.dest_address);
+    add(op.set_controlled_area?.dest_address);
+  }
+  return touched;
+}

@@ -16,6 +16,10 @@ commands:
     --nodes URL,...       read these nodes instead (http://host:port of each)
     --watch               refresh every second until Ctrl-C
     --json                one JSON object per reading
+  dashboard [MANIFEST]  a live web page of the network: nodes, ledger hashes, height chart, active faults
+    --data-dir D | --nodes URL,...   as for status
+    --port P              where the page is served (default 16900; 0 picks a free port)
+    --host H              address to listen on (default 127.0.0.1)
   keys [MANIFEST]       print the dev accounts: genesis and every validator
     --json                as one JSON object
   node --config FILE    run one validator from a config file (what \`up\` starts for each node)

@@ -37,7 +37,7 @@ export async function status(args: string[]): Promise<number> {
   }
 }
 
-function nodesFromUrls(list: string): { name: string; http: string }[] {
+export function nodesFromUrls(list: string): { name: string; http: string }[] {
   return list.split(",").map((url) => {
     const http = url.trim().replace(/\/+$/, "");
     if (!/^https?:\/\/[^/]+$/.test(http)) throw usageError(`--nodes: ${JSON.stringify(url)} is not a node URL`, "Example: --nodes http://127.0.0.1:16002,http://127.0.0.1:16012");
@@ -45,7 +45,7 @@ function nodesFromUrls(list: string): { name: string; http: string }[] {
   });
 }
 
-async function nodesFromRecord(dataDir: string): Promise<{ name: string; http: string }[]> {
+export async function nodesFromRecord(dataDir: string): Promise<{ name: string; http: string }[]> {
   const record = await readNetworkRecord(dataDir);
   if (!record) {
     throw new CliError(`no network is recorded in ${networkRecordPath(dataDir)}`, "Start one with `chainsim up`, or name its nodes with --nodes URL,...");

@@ -6,6 +6,7 @@ import {
   WsMessageType,
   checkAddress,
   codecs,
+  touchedAddresses,
   type Json,
   type SignedTransaction,
   type WsMessage,
@@ -17,7 +18,7 @@ import { CHAIN_VERSION } from "../http/routes/status.js";
 import type { LedgerManager } from "../ledger/ledger-manager.js";
 import type { TxService } from "../pool/tx-service.js";
 import { EventClient } from "./event-client.js";
-import { ledgerEvents, touchedAddresses } from "./ledger-events.js";
+import { ledgerEvents } from "./ledger-events.js";
 
 export interface EventServerOptions {
   /** A client whose unsent bytes exceed this is dropped. */

@@ -3,6 +3,7 @@ import {
   canonicalAddress,
   codecs,
   toHex,
+  touchedAddresses,
   type ChainTxStatus,
   type RawTransactionEnvResult,
   type RawTransactionEnvStore,
@@ -61,19 +62,4 @@ function completed(record: RawTransactionEnvStore, tx: Transaction, source: stri
     error_desc: record.error_desc,
     timestamp: record.close_time,
   };
-}
-
-export function touchedAddresses(tx: Transaction): Set<string> {
-  const touched = new Set<string>();
-  const add = (address?: string) => address && touched.add(canonicalAddress(address));
-  add(tx.source_address);
-  for (const op of tx.operations ?? []) {
-    add(op.source_address);
-    add(op.create_account?.dest_address);
-    add(op.pay_coin?.dest_address);
-    add(op.pay_asset?.dest_address);
-    add(op.upgrade_contract?.dest_address);
-    add(op.set_controlled_area?.dest_address);
-  }
-  return touched;
 }

@@ -1,0 +1,35 @@
+import { integerFlag, parseCommandArgs, usageError } from "../args.js";
+import { startDashboard } from "../dashboard/server.js";
+import { CliError } from "../errors.js";
+import { loadManifest } from "../manifest.js";
+import { DEFAULT_MANIFEST_PATH } from "../paths.js";
+import { nodesFromRecord, nodesFromUrls } from "./status.js";
+import { defaultDataDir } from "./up.js";
+
+/** Clear of the validators' ports of the default networks (16001.. and 17001..). */
+const DEFAULT_PORT = 16900;
+
+/** `chainsim dashboard [MANIFEST] [--data-dir D | --nodes URL,...] [--port P] [--host H]`: a live web page of the network. */
+export async function dashboard(args: string[]): Promise<number | undefined> {
+  const { positionals, values } = parseCommandArgs(
+    "dashboard",
+    args,
+    { "data-dir": { type: "string" }, nodes: { type: "string" }, port: { type: "string" }, host: { type: "string" } },
+    1,
+  );
+  if (values.nodes && values["data-dir"]) throw usageError("give --data-dir or --nodes, not both");
+  const nodes = values.nodes ? nodesFromUrls(values.nodes) : await nodesFromRecord(values["data-dir"] ?? defaultDataDir((await loadManifest(positionals[0] ?? DEFAULT_MANIFEST_PATH)).name));
+  const port = integerFlag("port", values.port) ?? DEFAULT_PORT;
+  const host = values.host ?? "127.0.0.1";
+  const server = await startDashboard({ nodes, port, host }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EADDRINUSE") throw new CliError(`port ${port} on ${host} is in use`, "Choose another with --port P (0 picks a free one)");
+    if (error.code === "EADDRNOTAVAIL") throw new CliError(`${host} is not an address of this machine`, "Use --host 127.0.0.1");
+    throw error;
+  });
+  process.stdout.write(`dashboard of ${nodes.length} node(s): ${server.url}  (Ctrl-C to stop)\n`);
+  if (server.monitor.state().nodes.every((n) => n.error)) {
+    process.stderr.write(`chainsim: none of the nodes answers yet; the page shows them DOWN. Is the network running? Start it with \`chainsim up\`.\n`);
+  }
+  process.once("SIGINT", () => void server.close().then(() => process.exit(0)));
+  return undefined;
+}

@@ -1,0 +1,96 @@
+import { expect } from "chai";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { BIN_PATH } from "@chainsim/cli";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { dumpLogsOnFailure, startTestNetwork, testManifest, type TestNetwork } from "../harness/network.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+/**
+ * As root on a machine whose network is closed: no sandbox, and none of Chromium's own connections.
+ * playwright gives every launch a new empty profile directory itself.
+ */
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * `chainsim dashboard` in a real headless Chromium (issue 5, point 6): the page shows four nodes with a
+ * leader and agreeing hashes, shows a paused (SIGSTOP) validator DOWN, and shows it back after SIGCONT.
+ */
+describe("e2e: chainsim dashboard in headless Chromium", function () {
+  this.timeout(120_000);
+  let net: TestNetwork | undefined;
+  let dashboard: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      process.stdout.write(`      skipped: ${CHROMIUM} is missing (.ci/run installs Debian's chromium as root; run it as root or install chromium)\n`);
+      return this.skip();
+    }
+    net = await startTestNetwork(testManifest("e2e-dashboard", 4));
+    dashboard = spawn(process.execPath, [BIN_PATH, "dashboard", "--data-dir", net.dataDir, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+    const url = await dashboardUrl(dashboard);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+    await page.goto(url);
+  });
+  after(async () => {
+    await browser?.close();
+    dashboard?.kill("SIGINT");
+    await net?.cleanup();
+  });
+  dumpLogsOnFailure(() => net);
+
+  const row = (name: string) => page.locator(`#nodes tr[data-node="${name}"]`);
+
+  it("shows four nodes up, one leader, and agreeing ledger hashes", async () => {
+    await page.locator('#nodes tr[data-state="up"]').nth(3).waitFor({ timeout: 10_000 });
+    expect(await page.locator("#nodes tbody tr").count()).to.equal(4);
+    expect(await page.locator('#nodes tr[data-role="leader"]').count()).to.equal(1);
+    await page.locator("#hashes td.mono").first().waitFor();
+    expect(await page.locator("#hashes .mismatch").count()).to.equal(0);
+    expect(await page.locator("#chart polyline").count()).to.equal(4);
+    expect(await page.locator("#summary").textContent()).to.contain("hashes agree");
+  });
+
+  it("shows a paused validator DOWN, and back once it resumes", async () => {
+    const node = net!.handle.nodes[2];
+    process.kill(node.pid, "SIGSTOP");
+    try {
+      // A stopped process keeps its socket open but never answers: DOWN after the 2 s read timeout.
+      await row(node.name).and(page.locator('[data-state="down"]')).waitFor({ timeout: 15_000 });
+      expect(await row(node.name).textContent()).to.contain("no answer");
+      expect(await page.locator("#summary").textContent()).to.contain("1 of 4 DOWN");
+      await page.screenshot({ path: join(tmpdir(), "chainsim-dashboard-paused.png"), fullPage: true });
+    } finally {
+      process.kill(node.pid, "SIGCONT");
+    }
+    await row(node.name).and(page.locator('[data-state="up"]')).waitFor({ timeout: 15_000 });
+    expect(await page.locator("#hashes .mismatch").count()).to.equal(0);
+  });
+});
+
+/** The URL `chainsim dashboard` prints once it listens. */
+function dashboardUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on("line", (line) => {
+      const url = /(http:\/\/\S+)/.exec(line)?.[1];
+      if (url) resolve(url);
+    });
+    child.once("exit", (code) => reject(new Error(`chainsim dashboard exited with code ${code} before printing its URL`)));
+  });
+}
