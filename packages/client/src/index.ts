@@ -4,4 +4,5 @@ export * from "./errors.js";
 export * from "./http-client.js";
 export * from "./keys.js";
 export * from "./operations.js";
+export * from "./subscriber.js";
 export * from "./wallet.js";
