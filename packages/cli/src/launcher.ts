@@ -14,7 +14,7 @@ import {
   type NodeEndpoint,
 } from "./network-record.js";
 import { assertPortsFree } from "./port-check.js";
-import type { StopOptions, StopOutcome } from "./processes.js";
+import { freezeValidator, type StopOptions, type StopOutcome } from "./processes.js";
 import { startValidator, stopValidator, waitForNodes, type ValidatorProcess } from "./validator.js";
 
 export interface LaunchOptions {
@@ -30,6 +30,8 @@ export interface LaunchOptions {
   onProgress?: (message: string) => void;
   /** The validator program before `--config FILE` (tests use a stand-in); default `chainsim node`. */
   command?: string[];
+  /** Extra environment per validator name, e.g. a test-only switch for one node: `{ v1: { CHAINSIM_UNSAFE_QUORUM: "1" } }`. */
+  nodeEnv?: Record<string, Record<string, string>>;
   /**
    * Aborting it (e.g. on Ctrl-C) makes the launch fail with the signal's reason, after stopping the
    * validators already started.
@@ -48,6 +50,8 @@ export interface NetworkHandle {
   readonly dataDir: string;
   readonly portBase: number;
   readonly nodes: LaunchedNode[];
+  /** Running twins (see startTwin), named `<validator>-twin`. */
+  readonly twins: LaunchedNode[];
   /** Endpoints as plain data, as `up --json` prints them. */
   endpoints(): NodeEndpoint[];
   /** Stops one validator: SIGTERM, or SIGKILL to simulate a crash. It stays down until startNode. */
@@ -59,7 +63,18 @@ export interface NetworkHandle {
   startNode(name: string, options?: { wipe?: boolean }): Promise<LaunchedNode>;
   /** stopNode, then startNode. */
   restart(name: string, options?: StopOptions & { wipe?: boolean }): Promise<LaunchedNode>;
-  /** Stops every validator (SIGTERM, bounded wait, SIGKILL fallback) and removes network.json. */
+  /** SIGSTOP (paused) or SIGCONT (resumed); fails when the validator is not running. */
+  pauseNode(name: string, paused: boolean): void;
+  /**
+   * Starts a second process with validator `name`'s key: its own data dir (`<dataDir>/<name>-twin`) and
+   * ports (the slot of replica n + i, so the port range needs room for 2n nodes). Peers dial the original,
+   * so the twin only dials out: its messages reach the others as the validator's, but nothing is sent to it
+   * except answers to its own requests (state sync). See docs/faults.md, "Twins".
+   */
+  startTwin(name: string): Promise<LaunchedNode>;
+  /** Stops (SIGTERM) and forgets the twin of `name`. */
+  stopTwin(name: string): Promise<void>;
+  /** Stops every validator and twin (SIGTERM, bounded wait, SIGKILL fallback) and removes network.json. */
   stop(): Promise<void>;
 }
 
@@ -83,7 +98,7 @@ export async function launchNetwork(manifest: Manifest, options: LaunchOptions):
   );
   await mkdir(dataDir, { recursive: true });
   const progress = options.onProgress ?? (() => {});
-  const start = { detach: options.detach, command: options.command };
+  const start = (name: string) => ({ detach: options.detach, command: options.command, env: options.nodeEnv?.[name] });
   const nodes: LaunchedNode[] = [];
   const startedAt = new Date().toISOString();
   const nodeNamed = (name: string): LaunchedNode => {
@@ -91,12 +106,15 @@ export async function launchNetwork(manifest: Manifest, options: LaunchOptions):
     if (!node) throw new CliError(`network ${manifest.name} has no validator ${name}`, `Use one of ${nodes.map((n) => n.name).join(", ")}`);
     return node;
   };
+  const twins: LaunchedNode[] = [];
+  const record = () => writeNetworkRecord(networkRecord(handle, options.detach ?? false, startedAt));
   const handle: NetworkHandle = {
     manifest,
     dataDir,
     portBase,
     nodes,
-    endpoints: () => nodes.map(({ name, address, http, ws, p2p, pid }) => ({ name, address, http, ws, p2p, pid })),
+    twins,
+    endpoints: () => [...nodes, ...twins].map(({ name, address, http, ws, p2p, pid }) => ({ name, address, http, ws, p2p, pid })),
     stopNode: async (name, stopOptions = {}) => {
       const node = nodeNamed(name);
       await stopValidator(node.process, stopOptions);
@@ -105,8 +123,8 @@ export async function launchNetwork(manifest: Manifest, options: LaunchOptions):
     startNode: async (name, startOptions = {}) => {
       const node = nodeNamed(name);
       if (startOptions.wipe) await wipeNodeData(node.process.paths.dir);
-      node.process = await startValidator(node.config, node.process.paths, start);
-      await writeNetworkRecord(networkRecord(handle, options.detach ?? false, startedAt));
+      node.process = await startValidator(node.config, node.process.paths, start(name));
+      await record();
       await waitForNodes([node], { timeoutMs: options.readyTimeoutMs, onProgress: progress });
       return node;
     },
@@ -114,8 +132,54 @@ export async function launchNetwork(manifest: Manifest, options: LaunchOptions):
       await handle.stopNode(name, restartOptions);
       return handle.startNode(name, restartOptions);
     },
+    pauseNode: (name, paused) => {
+      const node = nodeNamed(name);
+      if (!freezeValidator(node.pid, node.process.paths.configFile, paused)) {
+        throw new CliError(`validator ${name} is not running, so it cannot be ${paused ? "paused" : "resumed"}`, "Start it first");
+      }
+    },
+    startTwin: async (name) => {
+      const original = nodeNamed(name);
+      if (twins.some((twin) => twin.name === `${name}-twin`)) throw new CliError(`${name} already has a twin`, "Stop it first");
+      const index = nodes.indexOf(original);
+      const slot = nodePorts(portBase, nodes.length + index);
+      checkPortBase(portBase, nodes.length + index + 1, "the port range of a twin");
+      const twinName = `${name}-twin`;
+      const paths = validatorPaths(dataDir, twinName);
+      const config: NodeConfig = {
+        ...original.config,
+        node_name: twinName,
+        data_dir: paths.dir,
+        webserver: { listen_addresses: `${HOST}:${slot.http}` },
+        wsserver: { listen_address: `${HOST}:${slot.ws}` },
+        p2p: { ...original.config.p2p, listen_address: `${HOST}:${slot.p2p}` },
+      };
+      const twin: LaunchedNode = {
+        name: twinName,
+        address: original.address,
+        http: `http://${HOST}:${slot.http}`,
+        ws: `ws://${HOST}:${slot.ws}`,
+        p2p: `${HOST}:${slot.p2p}`,
+        config,
+        process: await startValidator(config, paths, start(twinName)),
+        get pid() {
+          return this.process.pid;
+        },
+      };
+      twins.push(twin);
+      await record();
+      await waitForNodes([twin], { timeoutMs: options.readyTimeoutMs, onProgress: progress });
+      return twin;
+    },
+    stopTwin: async (name) => {
+      const twin = twins.find((t) => t.name === `${name}-twin`);
+      if (!twin) return;
+      await stopValidator(twin.process);
+      twins.splice(twins.indexOf(twin), 1);
+      await record();
+    },
     stop: async () => {
-      await Promise.all(nodes.map((node) => stopValidator(node.process)));
+      await Promise.all([...nodes, ...twins].map((node) => stopValidator(node.process)));
       await removeNetworkRecord(dataDir);
     },
   };
@@ -124,7 +188,7 @@ export async function launchNetwork(manifest: Manifest, options: LaunchOptions):
   try {
     for (const [i, config] of networkConfigs(manifest, { dataDir, portBase }).entries()) {
       options.signal?.throwIfAborted();
-      const validator = await startValidator(config, validatorPaths(dataDir, config.node_name), start);
+      const validator = await startValidator(config, validatorPaths(dataDir, config.node_name), start(config.node_name));
       nodes.push({
         name: config.node_name,
         address: manifest.nodes[i].account.address,
@@ -141,7 +205,7 @@ export async function launchNetwork(manifest: Manifest, options: LaunchOptions):
     }
     options.signal?.throwIfAborted();
     // Recorded before waiting, so `chainsim down` can clean up even if this process dies meanwhile.
-    await writeNetworkRecord(networkRecord(handle, options.detach ?? false, startedAt));
+    await record();
     await waitForNodes(nodes, { timeoutMs: options.readyTimeoutMs, onProgress: progress, signal: options.signal });
   } catch (error) {
     await handle.stop();
@@ -183,10 +247,10 @@ function networkRecord(handle: NetworkHandle, detached: boolean, startedAt: stri
     detached,
     launcher_pid: process.pid,
     started_at: startedAt,
-    nodes: handle.endpoints().map((endpoint, i) => ({
-      ...endpoint,
-      config_file: handle.nodes[i].process.paths.configFile,
-      log_file: handle.nodes[i].process.paths.logFile,
+    nodes: [...handle.nodes, ...handle.twins].map((node, i) => ({
+      ...handle.endpoints()[i],
+      config_file: node.process.paths.configFile,
+      log_file: node.process.paths.logFile,
     })),
   };
 }
@@ -214,7 +278,7 @@ async function wipeDataDir(dataDir: string, manifest: Manifest): Promise<void> {
 }
 
 /** Deletes a validator's databases, keeping its config.json and node.log. */
-async function wipeNodeData(dir: string): Promise<void> {
+export async function wipeNodeData(dir: string): Promise<void> {
   for (const entry of await readdir(dir)) {
     if (entry !== "config.json" && entry !== "node.log") await rm(join(dir, entry), { recursive: true, force: true });
   }

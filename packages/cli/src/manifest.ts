@@ -8,10 +8,9 @@ import { accountFromSeed, devAccount, type Account } from "./accounts.js";
 import { CliError } from "./errors.js";
 import { highestPort } from "./network-config.js";
 import { TomlTable } from "./toml-table.js";
+import { BYZANTINE_MODES, FAULT_ACTIONS, healingAction, MESSAGE_ACTIONS, PERTURBATIONS, requiredParameter, type ByzantineMode, type FaultActionName, type FaultSpec, type Perturbation } from "./faults/fault-action.js";
 
-/** Process faults a scenario may apply to a node (`perturb = [...]`); used by scenarios in a later issue. */
-export const PERTURBATIONS = ["kill", "pause", "disconnect", "restart"] as const;
-export type Perturbation = (typeof PERTURBATIONS)[number];
+export { PERTURBATIONS, type Perturbation };
 
 export const DEFAULT_PORT_BASE = 16000;
 
@@ -34,6 +33,27 @@ export interface Manifest {
   nodes: ManifestNode[];
   dev: { private_key_endpoints: boolean };
   debug: { fault_injection: boolean };
+  /** How `chainsim scenario` runs this network (docs/faults.md). */
+  scenario: ScenarioSettings;
+  /** The timed fault schedule (`[[fault]]`), in at_ms order. */
+  faults: ScheduledFault[];
+}
+
+export interface ScenarioSettings {
+  /** Payments per second the load generator submits throughout. */
+  tps: number;
+  /** Funded sender accounts (each submits its own nonces in order). */
+  accounts: number;
+  /** How long each `perturb` entry lasts before it heals (kill, pause, disconnect, twin). */
+  perturb_for_ms: number;
+  /** Load after the last perturbation healed, before the final check. */
+  settle_ms: number;
+}
+
+/** One `[[fault]]`: `action` on `node` (a name, or "primary": the leader when it fires) no earlier than at_ms after the load starts. */
+export interface ScheduledFault extends FaultSpec {
+  at_ms: number;
+  node: string;
 }
 
 // Names become directory names and dev-key inputs. A leading letter also keeps [node.NAME] tables in file
@@ -54,7 +74,7 @@ export async function loadManifest(path: string): Promise<Manifest> {
 /** Validates manifest text; `file` names it in errors and anchors relative key_file paths. */
 export function parseManifest(text: string, file: string): Manifest {
   const root = new TomlTable(file, "", parseToml(text, file));
-  root.allowOnly(["name", "port_base", "genesis", "consensus", "contracts", "node", "dev", "debug"]);
+  root.allowOnly(["name", "port_base", "genesis", "consensus", "contracts", "node", "dev", "debug", "scenario", "fault"]);
   const name = root.string("name") ?? root.fail("name", "is missing", 'Add a line such as name = "my-net" at the top of the manifest');
   if (!NAME.test(name)) root.fail("name", `is ${JSON.stringify(name)}, which is not a valid network name`, NAME_RULE);
 
@@ -71,17 +91,72 @@ export function parseManifest(text: string, file: string): Manifest {
   debug.allowOnly(["fault_injection"]);
   const faultInjection = debug.boolean("fault_injection", true);
   const genesis = readGenesis(root, name);
+  const consensus = readSettings(root, "consensus", DEFAULT_CONSENSUS);
+  const faults = readFaults(root, nodes);
+  const needsFaultPlane = [...faults.map((f) => f.action), ...nodes.flatMap((n) => n.perturb)].filter((a) => (MESSAGE_ACTIONS as readonly string[]).includes(a));
+  if (needsFaultPlane.length > 0 && !faultInjection) {
+    debug.fail("fault_injection", `is false, but ${[...new Set(needsFaultPlane)].join(", ")} go through the fault plane`, "Remove fault_injection = false, or use only process faults (kill, pause, restart, wipe, twin)");
+  }
   return {
     file: resolve(file),
     name,
     port_base: portBase,
     genesis,
-    consensus: readSettings(root, "consensus", DEFAULT_CONSENSUS),
+    consensus,
     contracts: readSettings(root, "contracts", DEFAULT_CONTRACTS),
     nodes,
     dev: { private_key_endpoints: privateKeyEndpoints },
     debug: { fault_injection: faultInjection },
+    scenario: readScenario(root, consensus),
+    faults,
   };
+}
+
+function readScenario(root: TomlTable, consensus: ConsensusConfig): ScenarioSettings {
+  const table = root.table("scenario") ?? new TomlTable(root.file, "scenario", {});
+  table.allowOnly(["tps", "accounts", "perturb_for_ms", "settle_ms"]);
+  return {
+    tps: table.integer("tps", 1, 1000, 20),
+    accounts: table.integer("accounts", 1, 100, 8),
+    perturb_for_ms: table.integer("perturb_for_ms", 1, 600_000, 3 * consensus.view_timeout_ms),
+    settle_ms: table.integer("settle_ms", 0, 600_000, 2000),
+  };
+}
+
+const FAULT_KEYS = ["at_ms", "node", "action", "for_ms", "peers", "probability", "delay_ms", "jitter_ms", "mode"];
+
+function readFaults(root: TomlTable, nodes: ManifestNode[]): ScheduledFault[] {
+  const names = nodes.map((n) => n.name);
+  const knownNode = (table: TomlTable, key: string, name: string) => {
+    if (!names.includes(name)) table.fail(key, `names ${JSON.stringify(name)}, which is not a validator of this manifest`, `Use one of ${names.join(", ")}`);
+  };
+  const faults = root.tableArray("fault").map((table): ScheduledFault => {
+    table.allowOnly(FAULT_KEYS);
+    const node = table.string("node") ?? table.fail("node", "is missing", `Name the validator, e.g. node = "${names[0]}", or node = "primary"`);
+    if (node !== "primary") knownNode(table, "node", node);
+    const action = table.string("action") ?? table.fail("action", "is missing", `Use one of ${FAULT_ACTIONS.join(", ")}`);
+    if (!(FAULT_ACTIONS as readonly string[]).includes(action)) table.fail("action", `is ${JSON.stringify(action)}`, `Use one of ${FAULT_ACTIONS.join(", ")}`);
+    const spec: ScheduledFault = { at_ms: table.integer("at_ms", 0, 3_600_000, 0), node, action: action as FaultActionName };
+    if (table.values.at_ms === undefined) table.fail("at_ms", "is missing", "Say when it fires, in ms after the load starts: at_ms = 5000");
+    const forMs = table.values.for_ms === undefined ? undefined : table.integer("for_ms", 1, 3_600_000, 1);
+    if (forMs !== undefined && !healingAction(spec.action)) table.fail("for_ms", `does not apply: ${action} happens at once`, "Remove for_ms");
+    if (forMs === undefined && healingAction(spec.action)) table.fail("for_ms", "is missing", `Say how long the ${action} lasts: for_ms = 3000`);
+    if (forMs !== undefined) spec.for_ms = forMs;
+    const peers = table.strings("peers");
+    peers?.forEach((peer) => knownNode(table, "peers", peer));
+    if (peers) spec.peers = peers;
+    const probability = table.number("probability", 0, 1);
+    if (probability !== undefined) spec.probability = probability;
+    if (table.values.delay_ms !== undefined) spec.delay_ms = table.integer("delay_ms", 0, 600_000, 0);
+    if (table.values.jitter_ms !== undefined) spec.jitter_ms = table.integer("jitter_ms", 0, 600_000, 0);
+    const mode = table.string("mode");
+    if (mode !== undefined && !(BYZANTINE_MODES as readonly string[]).includes(mode)) table.fail("mode", `is ${JSON.stringify(mode)}`, `Use one of ${BYZANTINE_MODES.join(", ")}`);
+    if (mode !== undefined) spec.mode = mode as ByzantineMode;
+    const required = requiredParameter(spec.action);
+    if (required && spec[required] === undefined) table.fail(required, `is missing: ${action} needs it`, "See docs/faults.md for each action's keys");
+    return spec;
+  });
+  return faults.sort((a, b) => a.at_ms - b.at_ms);
 }
 
 function parseToml(text: string, file: string): Record<string, unknown> {

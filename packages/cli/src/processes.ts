@@ -46,6 +46,14 @@ export async function stopProcess(pid: number, configFile: string, options: Stop
   throw new CliError(`process ${pid} (${configFile}) survived SIGKILL`, "Check it with `ps`; it may be stuck in the kernel");
 }
 
+/**
+ * SIGSTOP freezes a validator (its sockets stay open, it answers nothing: a hung machine); SIGCONT resumes it.
+ * False when no validator runs as `pid`.
+ */
+export function freezeValidator(pid: number, configFile: string, frozen: boolean): boolean {
+  return isValidatorRunning(pid, configFile) && send(pid, frozen ? "SIGSTOP" : "SIGCONT");
+}
+
 /** False when the process is already gone. */
 function send(pid: number, signal: NodeJS.Signals): boolean {
   try {

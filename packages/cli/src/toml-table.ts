@@ -43,6 +43,32 @@ export class TomlTable {
     return Object.keys(this.values).map((key) => this.table(key)!);
   }
 
+  /** An array of tables ([[key]] entries), each named `key[i]` in errors; empty when absent. */
+  tableArray(key: string): TomlTable[] {
+    const value = this.values[key];
+    if (value === undefined) return [];
+    if (!Array.isArray(value) || !value.every(isTable)) this.fail(key, `should be a list of tables ([[${this.keyName(key)}]]), got ${describe(value)}`);
+    return (value as Record<string, unknown>[]).map((item, i) => new TomlTable(this.file, `${this.keyName(key)}[${i}]`, item));
+  }
+
+  /** A number (integer or float) in [min, max]; undefined when absent. */
+  number(key: string, min: number, max: number): number | undefined {
+    const value = this.values[key];
+    if (value === undefined) return undefined;
+    const n = typeof value === "bigint" ? Number(value) : value;
+    if (typeof n !== "number" || !Number.isFinite(n)) this.fail(key, `should be a number, got ${describe(value)}`);
+    if (n < min || n > max) this.fail(key, `should be between ${min} and ${max}, got ${n}`);
+    return n;
+  }
+
+  /** An array of non-empty strings; undefined when absent. */
+  strings(key: string): string[] | undefined {
+    const value = this.values[key];
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value) || !value.every((v) => typeof v === "string" && v.length > 0)) this.fail(key, `should be an array of names such as ["v2", "v3"], got ${describe(value)}`);
+    return value as string[];
+  }
+
   string(key: string): string | undefined {
     const value = this.values[key];
     if (value === undefined) return undefined;

@@ -29,6 +29,8 @@ export interface StartOptions {
   detach?: boolean;
   /** The program and arguments before `--config FILE`; tests substitute a stand-in validator. */
   command?: string[];
+  /** Extra environment variables for this validator only (tests set test-only switches such as CHAINSIM_UNSAFE_QUORUM). */
+  env?: Record<string, string>;
 }
 
 /** `node dist/src/bin.js node`: the same Node.js binary that runs this CLI. */
@@ -42,21 +44,27 @@ export const VALIDATOR_COMMAND = [process.execPath, "--no-node-snapshot", BIN_PA
 export async function startValidator(config: NodeConfig, paths: ValidatorPaths, options: StartOptions = {}): Promise<ValidatorProcess> {
   await mkdir(config.data_dir, { recursive: true });
   await writeNodeConfig(config, paths.configFile);
+  return spawnValidator(config.node_name, paths, options);
+}
+
+/** Starts `chainsim node --config <paths.configFile>` from the config file already there (`chainsim fault NODE start`). */
+export async function spawnValidator(name: string, paths: ValidatorPaths, options: StartOptions = {}): Promise<ValidatorProcess> {
   const log = await open(paths.logFile, "a");
   try {
-    await log.write(`\n=== chainsim: starting ${config.node_name} at ${new Date().toISOString()} ===\n`);
+    await log.write(`\n=== chainsim: starting ${name} at ${new Date().toISOString()} ===\n`);
     const [program, ...args] = options.command ?? VALIDATOR_COMMAND;
     const child = spawn(program, [...args, "--config", paths.configFile], {
       stdio: ["ignore", log.fd, log.fd],
       detached: options.detach ?? false,
+      env: options.env ? { ...process.env, ...options.env } : process.env,
     });
     const failed = new Promise<Error>((resolve) => child.on("error", resolve));
     if (child.pid === undefined) {
-      throw new CliError(`cannot start validator ${config.node_name} (${await failed})`, `Check that ${program} can run`);
+      throw new CliError(`cannot start validator ${name} (${await failed})`, `Check that ${program} can run`);
     }
     if (options.detach) child.unref();
     const validator = {
-      name: config.node_name,
+      name,
       pid: child.pid,
       paths,
       exitStatus: undefined as ExitStatus | undefined,

@@ -1,0 +1,15 @@
+import type { NetworkHandle } from "../launcher.js";
+import type { FaultTarget } from "./apply-fault.js";
+
+/** Faults on a network this process launched (a scenario): process actions through the NetworkHandle. */
+export function handleTarget(handle: NetworkHandle): FaultTarget {
+  return {
+    nodes: handle.nodes,
+    kill: async (name) => void (await handle.stopNode(name, { signal: "SIGKILL" })),
+    start: async (name) => void (await handle.startNode(name)),
+    restart: async (name, { wipe }) => void (await handle.restart(name, { wipe })),
+    pause: async (name, paused) => handle.pauseNode(name, paused),
+    startTwin: async (name) => void (await handle.startTwin(name)),
+    stopTwin: (name) => handle.stopTwin(name),
+  };
+}
