@@ -66,6 +66,17 @@ describe("e2e: chainsim dashboard in headless Chromium", function () {
     expect(await page.locator("#summary").textContent()).to.contain("hashes agree");
   });
 
+  it("lists a node's active fault rule", async () => {
+    const v1 = net!.handle.nodes[0];
+    const posted = await fetch(`${v1.http}/debug/faults`, { method: "POST", body: JSON.stringify({ kind: "delay", delay_ms: 5, jitter_ms: 0, duration_ms: 60_000 }) });
+    expect(((await posted.json()) as { error_code: number }).error_code).to.equal(0);
+    const rule = page.locator(`#faults li[data-node="${v1.name}"]`);
+    await rule.waitFor({ timeout: 5_000 });
+    expect(await rule.textContent()).to.match(/delay.*delay_ms=5.*expires in \d+ s/);
+    await fetch(`${v1.http}/debug/faults`, { method: "DELETE" });
+    await rule.waitFor({ state: "detached", timeout: 5_000 });
+  });
+
   it("shows a paused validator DOWN, and back once it resumes", async () => {
     const node = net!.handle.nodes[2];
     process.kill(node.pid, "SIGSTOP");

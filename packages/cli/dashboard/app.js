@@ -34,7 +34,7 @@ function renderNodes(state) {
       return el("tr", { "data-node": n.name, "data-state": "down", class: "is-down" }, name,
         el("td", {}, el("span", { class: "badge down" }, "DOWN")), el("td", { colspan: 6, class: "reason" }, n.error), endpoint);
     }
-    const view = el("td", { class: "num" }, String(n.view), n.view_active ? "" : el("span", { class: "badge changing" }, " changing"));
+    const view = el("td", { class: "num" }, String(n.view), n.view_active ? "" : [" ", el("span", { class: "badge changing" }, "changing")]);
     return el("tr", { "data-node": n.name, "data-state": "up", "data-role": n.is_leader ? "leader" : "backup" }, name,
       el("td", {}, el("span", { class: "badge up" }, "UP")),
       el("td", { class: "role" }, n.is_leader ? el("span", { class: "badge leader" }, "leader") : "backup"),
@@ -81,7 +81,10 @@ function renderChart(state) {
   }
   for (const change of state.view_changes) {
     parts.push(el("svg:line", { class: "view-change", x1: x(change.t), x2: x(change.t), y1: top, y2: H - bottom }),
-      el("svg:text", { class: "view-change-label", x: x(change.t) + 3, y: top + 10 }, `view ${change.view}`));
+      // Near the right edge the label goes to the left of its line, so it is not cut off.
+      x(change.t) > W - 60
+        ? el("svg:text", { class: "view-change-label", x: x(change.t) - 3, y: top + 10, "text-anchor": "end" }, `view ${change.view}`)
+        : el("svg:text", { class: "view-change-label", x: x(change.t) + 3, y: top + 10 }, `view ${change.view}`));
   }
   // Heights are steps; nodes that agree would draw one line over another, so each is nudged by 2 px.
   state.nodes.forEach((n, i) => {
@@ -116,23 +119,27 @@ function niceTicks(lo, hi, count) {
 }
 
 function renderFaults(state) {
+  const names = new Map(state.nodes.filter((n) => n.address).map((n) => [n.address, n.name]));
   const items = state.nodes.flatMap((n) => {
     const f = n.faults;
     if (!f.available) return [el("li", { class: "faults-none" }, `${n.name}: ${f.note || "unavailable"}`)];
     if (!f.rules.length) return [el("li", { class: "faults-none" }, `${n.name}: ${f.enabled === false ? "fault plane off" : "none"}`)];
-    return f.rules.map((rule) => el("li", { "data-node": n.name }, el("b", {}, `${n.name}: ${rule.kind}`), " ", describeRule(rule)));
+    return f.rules.map((rule) => el("li", { "data-node": n.name }, el("b", {}, `${n.name}: ${rule.kind}`), " ", describeRule(rule, names)));
   });
   document.getElementById("faults").replaceChildren(el("ul", {}, items));
 }
 
-/** A rule's fields other than id and kind, with its expiry as seconds left. */
-function describeRule(rule) {
-  return Object.entries(rule)
-    .filter(([key]) => key !== "kind" && key !== "id")
-    .map(([key, value]) => key === "expires_at" && value !== null
-      ? `expires in ${Math.max(0, Math.round((new Date(value).getTime() - Date.now()) / 1000))} s`
-      : `${key}=${Array.isArray(value) ? value.join(",") : JSON.stringify(value)}`)
-    .join("  ");
+/**
+ * A rule's parameters, its peers (validator addresses, shown by node name where known; null: every peer)
+ * and the seconds left before it expires (null: never).
+ */
+function describeRule(rule, names) {
+  const params = Object.entries(rule)
+    .filter(([key]) => !["id", "kind", "peers", "created_at", "expires_at"].includes(key))
+    .map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+  const peers = `peers: ${rule.peers ? rule.peers.map((a) => names.get(a) ?? a).join(", ") : "all"}`;
+  const expiry = rule.expires_at ? `expires in ${Math.max(0, Math.round((rule.expires_at - Date.now()) / 1000))} s` : "until removed";
+  return [...params, peers, expiry].join(" · ");
 }
 
 async function refresh() {
