@@ -16,6 +16,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   keys: async () => (await import("./commands/keys.js")).keys,
   node: async () => (await import("./commands/node.js")).node,
   status: async () => (await import("./commands/status.js")).status,
+  fault: async () => (await import("./commands/fault.js")).fault,
+  scenario: async () => (await import("./commands/scenario.js")).scenario,
   dashboard: async () => (await import("./commands/dashboard.js")).dashboard,
   help: async () => help,
 };

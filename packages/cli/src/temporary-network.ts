@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitForAgreement } from "./agreement.js";
-import { launchNetwork, type NetworkHandle } from "./launcher.js";
+import { launchNetwork, type LaunchOptions, type NetworkHandle } from "./launcher.js";
 import type { Manifest } from "./manifest.js";
 import { nodePorts } from "./network-config.js";
 import { isPortFree } from "./port-check.js";
@@ -28,8 +28,16 @@ export async function freePortBase(nodes: number): Promise<number> {
   throw new Error("no free port range found after 50 attempts");
 }
 
+export interface TemporaryNetworkOptions {
+  /** Port slots to keep free (default: one per validator; twins need a second set). */
+  portSlots?: number;
+  /** Extra environment per validator, as LaunchOptions.nodeEnv. */
+  nodeEnv?: LaunchOptions["nodeEnv"];
+  onProgress?: (message: string) => void;
+}
+
 /** Launches `manifest` (parsed by the caller, e.g. with parseManifest) in a temporary directory. */
-export async function launchTemporaryNetwork(manifest: (dataDir: string) => Manifest): Promise<TemporaryNetwork> {
+export async function launchTemporaryNetwork(manifest: (dataDir: string) => Manifest, options: TemporaryNetworkOptions = {}): Promise<TemporaryNetwork> {
   const dataDir = await mkdtemp(join(tmpdir(), "chainsim-"));
   let handle: NetworkHandle | undefined;
   let cleaned = false;
@@ -41,8 +49,9 @@ export async function launchTemporaryNetwork(manifest: (dataDir: string) => Mani
   };
   try {
     const parsed = manifest(dataDir);
-    handle = await launchNetwork(parsed, { dataDir, portBase: await freePortBase(parsed.nodes.length) });
-    await waitForAgreement(handle);
+    const portBase = await freePortBase(options.portSlots ?? parsed.nodes.length);
+    handle = await launchNetwork(parsed, { dataDir, portBase, nodeEnv: options.nodeEnv, onProgress: options.onProgress });
+    await waitForAgreement(handle, { onProgress: options.onProgress });
   } catch (error) {
     await cleanup();
     throw error;

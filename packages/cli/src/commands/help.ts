@@ -20,6 +20,17 @@ commands:
     --data-dir D | --nodes URL,...   as for status
     --port P              where the page is served (default 16900; 0 picks a free port)
     --host H              address to listen on (default 127.0.0.1)
+  fault NODE ACTION [ARG]  a fault on a running network (docs/faults.md); \`fault all heal\` heals every node
+    kill|start|restart|wipe|pause|resume           the validator's process (wipe: delete its data, restart, state-sync)
+    partition v2,v3 | disconnect | heal            cut links both ways (disconnect: from every other node); heal: drop NODE's rules
+    delay MS [--jitter MS] | drop P | duplicate P | reorder P | byzantine MODE   message faults in NODE's p2p layer
+    --for D               undo after D (10s, 500ms); message rules expire in the node
+    --peers v2,v3         only messages to/from these validators
+    --data-dir D          the network's data directory (default: .chainsim/<network name>)
+  scenario MANIFEST     start a network, run load and the manifest's perturbations, check the invariants, stop
+    --seed N              the schedule's seed (printed; the same seed gives the same schedule)
+    --data-dir D [--port-base P]   run there, wiped first (default: a temporary directory on free ports)
+    --json                one JSON object: verdict, invariants, perturbations, tps, latency_ms, view_changes, seed
   keys [MANIFEST]       print the dev accounts: genesis and every validator
     --json                as one JSON object
   node --config FILE    run one validator from a config file (what \`up\` starts for each node)

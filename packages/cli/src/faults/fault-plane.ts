@@ -52,15 +52,16 @@ async function call(node: FaultNode, method: string, query: string, body?: unkno
     const why = (error as Error).name === "TimeoutError" ? `no answer within ${TIMEOUT_MS} ms (paused?)` : "not answering";
     throw new CliError(`${node.name} (${node.http}) is ${why}`, "Check it with `chainsim status`; start or resume it with `chainsim fault NODE start|resume`");
   }
-  if (response.status === 404) {
-    throw new CliError(`${node.name} does not serve /debug/faults: its fault injection is off`, "Set [debug] fault_injection = true in the manifest (the default) and restart the network");
-  }
   const text = await response.text();
   let answer: { error_code?: number; error_desc?: string; result?: unknown };
   try {
     answer = JSON.parse(text);
   } catch {
     throw new CliError(`${node.name} answered ${method} /debug/faults with HTTP ${response.status}: ${text.slice(0, 200)}`, "Check the node's log");
+  }
+  // Error 6 (access denied): the node runs without debug.fault_injection.
+  if (answer.error_code === 6) {
+    throw new CliError(`${node.name} has fault injection off`, "Set [debug] fault_injection = true in the manifest (the default) and restart the network");
   }
   if (answer.error_code !== undefined && answer.error_code !== 0) {
     throw new CliError(`${node.name} refused ${method} /debug/faults: ${answer.error_desc ?? `error ${answer.error_code}`}`, "Check the fault's arguments (docs/faults.md)");

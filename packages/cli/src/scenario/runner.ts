@@ -1,0 +1,173 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { fromHex } from "@chainsim/protocol";
+import { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
+import { waitForAgreement } from "../agreement.js";
+import { applyFault } from "../faults/apply-fault.js";
+import { describeFault } from "../faults/fault-action.js";
+import { handleTarget } from "../faults/handle-target.js";
+import { launchNetwork, type NetworkHandle } from "../launcher.js";
+import type { Manifest } from "../manifest.js";
+import { launchTemporaryNetwork } from "../temporary-network.js";
+import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, commitLatency, livenessBoundMs, recoveryOf, viewChanges } from "./checker.js";
+import { readChains, startSampler, tipOf } from "./collect.js";
+import type { PerturbationRecord, StatusSample } from "./history.js";
+import { LoadGenerator } from "./load.js";
+import { getJson } from "./node-http.js";
+import type { ScenarioReport } from "./report.js";
+import { buildSchedule, describeStep, type Step } from "./schedule.js";
+
+export interface ScenarioOptions {
+  seed: number;
+  /** Run in this directory (wiped first) on the manifest's or --port-base's ports; default: a temporary directory on free ports. */
+  dataDir?: string;
+  portBase?: number;
+  /** Extra environment per validator (tests: a test-only unsafe mode). */
+  nodeEnv?: Record<string, Record<string, string>>;
+  onProgress?: (message: string) => void;
+}
+
+/** setup → start → load → perturb → wait → check → stop (product.md §4); the network is stopped in every case. */
+export async function runScenario(manifest: Manifest, options: ScenarioOptions): Promise<ScenarioReport> {
+  const progress = options.onProgress ?? (() => {});
+  const schedule = buildSchedule(manifest, options.seed);
+  progress(`scenario ${manifest.name}, seed ${options.seed}: ${schedule.length} step(s)`);
+  for (const step of schedule) progress(`  ${describeStep(step)}`);
+  const twins = schedule.some((s) => s.spec.action === "twin");
+  const slots = manifest.nodes.length * (twins ? 2 : 1);
+  let stopNetwork: () => Promise<void>;
+  let handle: NetworkHandle;
+  if (options.dataDir === undefined) {
+    const network = await launchTemporaryNetwork(() => manifest, { portSlots: slots, nodeEnv: options.nodeEnv, onProgress: progress });
+    ({ handle } = network);
+    stopNetwork = network.cleanup;
+  } else {
+    handle = await launchNetwork(manifest, { dataDir: options.dataDir, portBase: options.portBase, fresh: true, nodeEnv: options.nodeEnv, onProgress: progress });
+    stopNetwork = () => handle.stop();
+    await waitForAgreement(handle, { onProgress: progress }).catch(async (error) => {
+      await stopNetwork();
+      throw error;
+    });
+  }
+  try {
+    return await drive(handle, schedule, options.seed, progress);
+  } finally {
+    await stopNetwork();
+  }
+}
+
+async function drive(handle: NetworkHandle, schedule: Step[], seed: number, progress: (m: string) => void): Promise<ScenarioReport> {
+  const { manifest } = handle;
+  const bound = livenessBoundMs(manifest.nodes.length, manifest.consensus);
+  const names = manifest.nodes.map((n) => n.name);
+  const down = new Set<string>();
+  const live = () => handle.nodes.filter((n) => !down.has(n.name));
+  const sampler = startSampler(() => handle.nodes);
+  const load = new LoadGenerator(manifest, live, manifest.scenario.accounts);
+  const records: PerturbationRecord[] = [];
+  try {
+    progress(`funding ${manifest.scenario.accounts} sender accounts`);
+    await load.fund(handle.nodes[0], 30_000 + bound);
+    const loadStart = Date.now();
+    load.start(manifest.scenario.tps);
+    progress(`load: ${manifest.scenario.tps} payments/s over the live nodes; liveness bound ${bound} ms`);
+
+    const target = handleTarget(handle);
+    for (const step of schedule) {
+      await sleep(step.at_ms !== undefined ? Math.max(0, loadStart + step.at_ms - Date.now()) : step.gap_ms);
+      const node = step.node === "primary" ? await primaryName(handle) : step.node;
+      const at = Date.now();
+      progress(`${((at - loadStart) / 1000).toFixed(1)} s: ${describeFault(node, step.spec)}`);
+      if (["kill", "pause"].includes(step.spec.action)) down.add(node);
+      if (["restart", "wipe"].includes(step.spec.action)) down.add(node);
+      const heal = await applyFault(target, node, step.spec);
+      if (["restart", "wipe"].includes(step.spec.action)) down.delete(node);
+      if (heal) {
+        await sleep(step.spec.for_ms ?? 0);
+        await heal();
+        down.delete(node);
+      }
+      const record = { node, kind: step.spec.action, at_ms: at - loadStart, healed_ms: Date.now(), honest: names };
+      records.push(record);
+      const recovered = await waitForRecovery(sampler.samples, record, bound);
+      progress(recovered === undefined ? `  not recovered within ${bound} ms` : `  recovered in ${recovered} ms`);
+    }
+    await sleep(manifest.scenario.settle_ms);
+    const loadMs = Date.now() - loadStart;
+    await load.stop();
+    progress(`load stopped: ${load.history.submissions.length} submissions, ${load.accepted().size} accepted; waiting for them to commit`);
+    await drain(handle, load, bound);
+    await sampler.stop();
+    progress("reading every ledger of every node");
+    const chains = await readChains(handle.nodes, progress);
+    const verifier = new Ed25519Verifier();
+    const verify = (blob: string, sig: { public_key: string; sign_data: string }) => {
+      try {
+        return verifier.verifyJson(sig, fromHex(blob));
+      } catch {
+        return false; // an unparseable public key is an invalid signature
+      }
+    };
+    const liveness = checkLiveness(sampler.samples, records, bound);
+    const invariants = {
+      agreement: checkAgreement(chains),
+      validity: checkValidity(load.history, chains, verify),
+      no_loss: checkNoLoss(load.history, chains),
+      liveness: liveness.invariant,
+    };
+    const latency = commitLatency(load.history, chains);
+    return {
+      verdict: Object.values(invariants).every((i) => i.ok) ? "pass" : "fail",
+      invariants,
+      perturbations: liveness.recoveries.map((r) => ({ node: r.node, kind: r.kind, at_ms: r.at_ms, healed_ms: r.healed_ms - loadStart, recovery_ms: r.recovery_ms ?? null })),
+      tps: Math.round((latency.committed / (loadMs / 1000)) * 10) / 10,
+      latency_ms: { p50: latency.p50, p99: latency.p99 },
+      view_changes: viewChanges(sampler.samples),
+      seed,
+    };
+  } finally {
+    await load.stop();
+    await sampler.stop();
+  }
+}
+
+/** Waits (bounded) until the samples show every honest node past the tip at healing; the recovery time, or undefined. */
+async function waitForRecovery(samples: StatusSample[], record: PerturbationRecord, bound: number): Promise<number | undefined> {
+  for (;;) {
+    const { recovery_ms } = recoveryOf([...samples].sort((a, b) => a.at_ms - b.at_ms), record, bound);
+    if (recovery_ms !== undefined) return recovery_ms;
+    if (Date.now() > record.healed_ms + bound) return undefined;
+    await sleep(250);
+  }
+}
+
+/**
+ * The wait phase: until every accepted transaction is in a ledger of the first node, bounded. What is
+ * still missing is submitted again (a client retries what it has not seen committed; the same hash cannot
+ * commit twice), so a pool lost with a killed node does not count as lost if the network takes it again.
+ */
+async function drain(handle: NetworkHandle, load: LoadGenerator, bound: number): Promise<void> {
+  const deadline = Date.now() + 2 * bound;
+  const seen = new Set<string>();
+  let from = 1;
+  for (;;) {
+    const node = handle.nodes[0];
+    const tip = await tipOf(node.http).catch(() => from - 1);
+    for (; from <= tip; from++) {
+      const page = await getJson(node.http, `/getTransactionHistory?ledger_seq=${from}&limit=1000`).catch(() => undefined);
+      for (const tx of page?.result?.transactions ?? []) seen.add(tx.hash);
+    }
+    const missing = [...load.accepted()].filter((hash) => !seen.has(hash));
+    if (missing.length === 0 || Date.now() > deadline) return;
+    await load.resubmit(missing);
+    await sleep(1000);
+  }
+}
+
+async function primaryName(handle: NetworkHandle): Promise<string> {
+  for (const node of handle.nodes) {
+    const info = await getJson(node.http, "/getConsensusInfo").catch(() => undefined);
+    const leader = handle.nodes.find((n) => n.address === info?.leader);
+    if (leader) return leader.name;
+  }
+  return handle.nodes[0].name;
+}
