@@ -43,3 +43,5 @@ export {
 } from "./launcher.js";
 export { BIN_PATH, DEFAULT_MANIFEST_PATH } from "./paths.js";
 export { freePortBase, launchTemporaryNetwork, type TemporaryNetwork } from "./temporary-network.js";
+export { runScenario, type ScenarioOptions } from "./scenario/runner.js";
+export { formatReport, type ScenarioReport } from "./scenario/report.js";
