@@ -1,3 +1,4 @@
+import { seededRandom } from "@chainsim/node";
 import { describeFault, healingAction, type FaultSpec } from "../faults/fault-action.js";
 import type { Manifest } from "../manifest.js";
 
@@ -10,18 +11,6 @@ export interface Step {
   at_ms?: number;
   /** Perturb steps: a seeded pause before the step. */
   gap_ms: number;
-}
-
-/** mulberry32: a small seeded PRNG, so a seed gives the same schedule on every machine. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
