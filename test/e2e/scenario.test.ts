@@ -1,7 +1,8 @@
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import { expect } from "chai";
-import { parseManifest, runScenario, type ScenarioReport } from "@chainsim/cli";
+import { loadManifest, parseManifest, runScenario, type ScenarioReport } from "@chainsim/cli";
 import { testManifest } from "../harness/network.js";
 
 const FAST = { close_interval_ms: 200, empty_close_interval_ms: 1000, view_timeout_ms: 1000 };
@@ -30,6 +31,15 @@ describe("e2e: scenarios with a verdict", function () {
     expect(report.verdict, JSON.stringify(report.invariants)).to.equal("pass");
     expect(report.perturbations.map((p) => p.kind).sort()).to.deep.equal(["kill", "pause", "restart"]);
     expect(report.perturbations.every((p) => p.recovery_ms !== null)).to.equal(true);
+  });
+
+  it("networks/ci.toml: every perturbation kind and an equivocating primary, and every invariant holds", async () => {
+    const manifest = await loadManifest(fileURLToPath(new URL("../../../networks/ci.toml", import.meta.url)));
+    const report = await runScenario(manifest, { seed: 7, onProgress: (m) => process.stderr.write(`    ${m}\n`) });
+    process.stderr.write(`    verdict ${JSON.stringify(report)}\n`);
+    expect(report.verdict, JSON.stringify(report.invariants)).to.equal("pass");
+    const kinds = ["byzantine", "delay", "disconnect", "drop", "duplicate", "kill", "partition", "pause", "reorder", "restart", "twin", "wipe"];
+    expect([...new Set(report.perturbations.map((p) => p.kind))].sort()).to.deep.equal(kinds);
   });
 
   it("an unsafe quorum (2 of 4) with an equivocating primary fails the agreement check", async () => {
