@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseCommandArgs, usageError } from "../args.js";
-import { applyFault } from "../faults/apply-fault.js";
-import { BYZANTINE_MODES, describeFault, FAULT_ACTIONS, healingAction, parseDuration, PROCESS_ACTIONS, type ByzantineMode, type FaultActionName, type FaultSpec } from "../faults/fault-action.js";
+import { COMPOSE_OPTIONS, composeChoice, composePortBase, withComposeDefault } from "../containers/compose-args.js";
+import { openComposeNetwork } from "../containers/compose-network.js";
+import { applyFault, healedByCaller } from "../faults/apply-fault.js";
+import { ContainerBackend } from "../faults/container-backend.js";
+import { BYZANTINE_MODES, describeFault, FAULT_ACTIONS, healingAction, parseDuration, type ByzantineMode, type FaultActionName, type FaultSpec } from "../faults/fault-action.js";
 import { deleteFaults } from "../faults/fault-plane.js";
 import { recordTarget } from "../faults/record-target.js";
 import { loadManifest } from "../manifest.js";
@@ -9,15 +12,17 @@ import { DEFAULT_MANIFEST_PATH } from "../paths.js";
 import { defaultDataDir } from "./up.js";
 
 /**
- * `chainsim fault NODE ACTION [ARG] [--for D] [--peers v2,v3] [--jitter MS] [--data-dir D]` on a running
- * network, and `chainsim fault all heal`. A message fault with --for expires inside the node; a process
- * fault with --for (pause, kill) makes this command wait and undo it.
+ * `chainsim fault NODE ACTION [ARG] [--for D] [--peers v2,v3] [--jitter MS] [--data-dir D | --compose [FILE] [--project NAME]]`
+ * on a running network, and `chainsim fault all heal`. A message fault with --for expires inside the node;
+ * a process fault (or a container's disconnect) with --for makes this command wait and undo it. With
+ * --compose the network is the running compose project of docker-compose.yml (networks/local-4.toml,
+ * its ports moved by CHAINSIM_PORT_PREFIX).
  */
 export async function fault(args: string[]): Promise<number> {
   const { positionals, values } = parseCommandArgs(
     "fault",
-    args,
-    { "data-dir": { type: "string" }, for: { type: "string" }, peers: { type: "string" }, jitter: { type: "string" } },
+    withComposeDefault(args),
+    { "data-dir": { type: "string" }, for: { type: "string" }, peers: { type: "string" }, jitter: { type: "string" }, ...COMPOSE_OPTIONS },
     3,
   );
   const [nodeName, action, argument] = positionals;
@@ -25,7 +30,12 @@ export async function fault(args: string[]): Promise<number> {
   if (!(FAULT_ACTIONS as readonly string[]).includes(action)) throw usageError(`fault: unknown action ${JSON.stringify(action)}; use one of ${FAULT_ACTIONS.join(", ")}`);
   const spec = faultSpec(action as FaultActionName, argument, values);
   const progress = (message: string) => process.stderr.write(`${message}\n`);
-  const target = await recordTarget(values["data-dir"] ?? defaultDataDir((await loadManifest(DEFAULT_MANIFEST_PATH)).name), progress);
+  const compose = composeChoice("fault", values);
+  if (compose && values["data-dir"] !== undefined) throw usageError("fault: --data-dir and --compose exclude each other");
+  const manifest = await loadManifest(DEFAULT_MANIFEST_PATH);
+  const target = compose
+    ? new ContainerBackend(await openComposeNetwork(manifest, { ...compose, portBase: composePortBase(undefined, manifest.port_base), bringUp: false, onProgress: progress }))
+    : await recordTarget(values["data-dir"] ?? defaultDataDir(manifest.name), progress);
 
   if (nodeName === "all") {
     if (spec.action !== "heal") throw usageError("fault: `all` goes only with heal (chainsim fault all heal)");
@@ -36,7 +46,7 @@ export async function fault(args: string[]): Promise<number> {
   const heal = await applyFault(target, nodeName, spec);
   progress(`applied: ${describeFault(nodeName, spec)}`);
   // Message rules carry duration_ms and expire in the node; a process fault needs this command to undo it.
-  if (spec.for_ms !== undefined && heal && (PROCESS_ACTIONS as readonly string[]).includes(spec.action)) {
+  if (spec.for_ms !== undefined && heal && healedByCaller(target, spec)) {
     progress(`waiting ${spec.for_ms / 1000} s, then ${healingAction(spec.action)} ${nodeName} (Ctrl-C leaves it as it is)`);
     await sleep(spec.for_ms);
     await heal();

@@ -1,5 +1,5 @@
 import { CliError } from "../errors.js";
-import type { FaultSpec } from "./fault-action.js";
+import { PROCESS_ACTIONS, type FaultSpec } from "./fault-action.js";
 import { deleteFaults, postFault, type FaultNode, type FaultRule } from "./fault-plane.js";
 
 /** A validator as faults see it: its name, its validator address and its HTTP API. */
@@ -19,6 +19,11 @@ export interface FaultTarget {
   pause(name: string, paused: boolean): Promise<void>;
   startTwin(name: string): Promise<void>;
   stopTwin(name: string): Promise<void>;
+  /**
+   * Cuts (or restores) the validator at the network level, HTTP included. Only a container backend can;
+   * without it, disconnect is a partition from every other validator in the fault plane.
+   */
+  disconnect?(name: string, cut: boolean): Promise<void>;
 }
 
 /** Undoes a fault (resume, start, delete the rules, stop the twin). */
@@ -58,6 +63,10 @@ export async function applyFault(target: FaultTarget, name: string, spec: FaultS
       return undefined;
     case "partition":
     case "disconnect": {
+      if (spec.action === "disconnect" && target.disconnect) {
+        await target.disconnect(name, true);
+        return () => target.disconnect!(name, false);
+      }
       const others = spec.action === "disconnect" ? target.nodes.filter((n) => n.name !== name) : (spec.peers ?? []).map((p) => targetNode(target, p));
       if (others.length === 0 || others.includes(node)) throw new CliError(`partition ${name} from ${others.map((o) => o.name).join(",") || "nobody"}`, "Name the other side: chainsim fault v1 partition v2,v3");
       // The fault plane cuts a link on one node only; the mirror rule on each peer cuts it both ways.
@@ -87,6 +96,16 @@ function rule(spec: FaultSpec, kind: FaultRule["kind"], peers: string[] | undefi
     ...(spec.delay_ms !== undefined && { delay_ms: spec.delay_ms, jitter_ms: spec.jitter_ms ?? 0 }),
     ...(spec.mode !== undefined && { mode: spec.mode }),
   };
+}
+
+/** Whether healing `spec` needs the caller (it waits for_ms, then heals) rather than the node expiring a rule by itself. */
+export function healedByCaller(target: FaultTarget, spec: FaultSpec): boolean {
+  return (PROCESS_ACTIONS as readonly string[]).includes(spec.action) || (spec.action === "disconnect" && target.disconnect !== undefined);
+}
+
+/** Whether `spec` makes the node's HTTP API unreachable until it heals (the load generator then avoids it). */
+export function takesNodeOffline(target: FaultTarget, spec: FaultSpec): boolean {
+  return ["kill", "pause", "restart", "wipe"].includes(spec.action) || (spec.action === "disconnect" && target.disconnect !== undefined);
 }
 
 /** Deletes posted rules; a node that stopped answering meanwhile loses its rules on restart anyway (they live in memory). */

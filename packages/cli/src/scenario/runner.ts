@@ -2,10 +2,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fromHex } from "@chainsim/protocol";
 import { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
 import { waitForAgreement } from "../agreement.js";
-import { applyFault } from "../faults/apply-fault.js";
+import { openComposeNetwork } from "../containers/compose-network.js";
+import { CliError } from "../errors.js";
+import { applyFault, takesNodeOffline, type FaultTarget, type FaultTargetNode } from "../faults/apply-fault.js";
+import { ContainerBackend } from "../faults/container-backend.js";
 import { describeFault } from "../faults/fault-action.js";
 import { handleTarget } from "../faults/handle-target.js";
-import { launchNetwork, type NetworkHandle } from "../launcher.js";
+import { launchNetwork } from "../launcher.js";
 import type { Manifest } from "../manifest.js";
 import { launchTemporaryNetwork } from "../temporary-network.js";
 import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, commitLatency, livenessBoundMs, recoveryOf, viewChanges } from "./checker.js";
@@ -23,7 +26,15 @@ export interface ScenarioOptions {
   portBase?: number;
   /** Extra environment per validator (tests: a test-only unsafe mode). */
   nodeEnv?: Record<string, Record<string, string>>;
+  /** Run on a compose project instead of local processes (the container backend); portBase is where it publishes. */
+  compose?: { file: string; project: string };
   onProgress?: (message: string) => void;
+}
+
+/** The network a scenario perturbs: where faults land, and how to stop it at the end. */
+interface ScenarioNetwork {
+  target: FaultTarget;
+  stop(): Promise<void>;
 }
 
 /** setup → start → load → perturb → wait → check → stop (product.md §4); the network is stopped in every case. */
@@ -33,59 +44,63 @@ export async function runScenario(manifest: Manifest, options: ScenarioOptions):
   progress(`scenario ${manifest.name}, seed ${options.seed}: ${schedule.length} step(s)`);
   for (const step of schedule) progress(`  ${describeStep(step)}`);
   const twins = schedule.some((s) => s.spec.action === "twin");
-  const slots = manifest.nodes.length * (twins ? 2 : 1);
-  let stopNetwork: () => Promise<void>;
-  let handle: NetworkHandle;
-  if (options.dataDir === undefined) {
-    const network = await launchTemporaryNetwork(() => manifest, { portSlots: slots, nodeEnv: options.nodeEnv, onProgress: progress });
-    ({ handle } = network);
-    stopNetwork = network.cleanup;
-  } else {
-    handle = await launchNetwork(manifest, { dataDir: options.dataDir, portBase: options.portBase, fresh: true, nodeEnv: options.nodeEnv, onProgress: progress });
-    stopNetwork = () => handle.stop();
-    await waitForAgreement(handle, { onProgress: progress }).catch(async (error) => {
-      await stopNetwork();
-      throw error;
-    });
-  }
+  if (options.compose && twins) throw new CliError("twin is not available on a compose network (a twin is a second process with the same key)", "Remove twin from the perturb lists, or run without --compose");
+  const network = options.compose ? await composeNetwork(manifest, options.compose, options, progress) : await processNetwork(manifest, twins, options, progress);
   try {
-    return await drive(handle, schedule, options.seed, progress);
+    return await drive(manifest, network.target, schedule, options.seed, progress);
   } finally {
-    await stopNetwork();
+    await network.stop();
   }
 }
 
-async function drive(handle: NetworkHandle, schedule: Step[], seed: number, progress: (m: string) => void): Promise<ScenarioReport> {
-  const { manifest } = handle;
+/** Validators as local processes (the launcher), ready once they agree on ledger 2. */
+async function processNetwork(manifest: Manifest, twins: boolean, options: ScenarioOptions, progress: (m: string) => void): Promise<ScenarioNetwork> {
+  if (options.dataDir === undefined) {
+    const slots = manifest.nodes.length * (twins ? 2 : 1);
+    const network = await launchTemporaryNetwork(() => manifest, { portSlots: slots, nodeEnv: options.nodeEnv, onProgress: progress });
+    return { target: handleTarget(network.handle), stop: network.cleanup };
+  }
+  const handle = await launchNetwork(manifest, { dataDir: options.dataDir, portBase: options.portBase, fresh: true, nodeEnv: options.nodeEnv, onProgress: progress });
+  await waitForAgreement(handle, { onProgress: progress }).catch(async (error) => {
+    await handle.stop();
+    throw error;
+  });
+  return { target: handleTarget(handle), stop: () => handle.stop() };
+}
+
+/** Validators in a compose project (the container backend), brought up here if it is not running and then taken down at the end. */
+async function composeNetwork(manifest: Manifest, compose: { file: string; project: string }, options: ScenarioOptions, progress: (m: string) => void): Promise<ScenarioNetwork> {
+  const network = await openComposeNetwork(manifest, { ...compose, portBase: options.portBase ?? manifest.port_base, bringUp: true, onProgress: progress });
+  return { target: new ContainerBackend(network), stop: () => network.stop() };
+}
+
+async function drive(manifest: Manifest, target: FaultTarget, schedule: Step[], seed: number, progress: (m: string) => void): Promise<ScenarioReport> {
   const bound = livenessBoundMs(manifest.nodes.length, manifest.consensus);
   const names = manifest.nodes.map((n) => n.name);
   const down = new Set<string>();
-  const live = () => handle.nodes.filter((n) => !down.has(n.name));
-  const sampler = startSampler(() => handle.nodes);
+  const live = () => target.nodes.filter((n) => !down.has(n.name));
+  const sampler = startSampler(() => target.nodes);
   const load = new LoadGenerator(manifest, live, manifest.scenario.accounts);
   const records: PerturbationRecord[] = [];
   try {
     progress(`funding ${manifest.scenario.accounts} sender accounts`);
-    await load.fund(handle.nodes[0], 30_000 + bound);
+    await load.fund(target.nodes[0], 30_000 + bound);
     const loadStart = Date.now();
     load.start(manifest.scenario.tps);
     progress(`load: ${manifest.scenario.tps} payments/s over the live nodes; liveness bound ${bound} ms`);
 
-    const target = handleTarget(handle);
     for (const step of schedule) {
       await sleep(step.at_ms !== undefined ? Math.max(0, loadStart + step.at_ms - Date.now()) : step.gap_ms);
-      const node = step.node === "primary" ? await primaryName(handle) : step.node;
+      const node = step.node === "primary" ? await primaryName(target.nodes) : step.node;
       const at = Date.now();
       progress(`${((at - loadStart) / 1000).toFixed(1)} s: ${describeFault(node, step.spec)}`);
-      if (["kill", "pause"].includes(step.spec.action)) down.add(node);
-      if (["restart", "wipe"].includes(step.spec.action)) down.add(node);
+      if (takesNodeOffline(target, step.spec)) down.add(node);
       const heal = await applyFault(target, node, step.spec);
-      if (["restart", "wipe"].includes(step.spec.action)) down.delete(node);
       if (heal) {
         await sleep(step.spec.for_ms ?? 0);
         await heal();
-        down.delete(node);
       }
+      down.delete(node);
       const record = { node, kind: step.spec.action, at_ms: at - loadStart, healed_ms: Date.now(), honest: names };
       records.push(record);
       const recovered = await waitForRecovery(sampler.samples, record, bound);
@@ -95,10 +110,10 @@ async function drive(handle: NetworkHandle, schedule: Step[], seed: number, prog
     const loadMs = Date.now() - loadStart;
     await load.stop();
     progress(`load stopped: ${load.history.submissions.length} submissions, ${load.accepted().size} accepted; waiting for them to commit`);
-    await drain(handle, load, bound);
+    await drain(target.nodes[0], load, bound);
     await sampler.stop();
     progress("reading every ledger of every node");
-    const chains = await readChains(handle.nodes, progress);
+    const chains = await readChains(target.nodes, progress);
     const verifier = new Ed25519Verifier();
     const verify = (blob: string, sig: { public_key: string; sign_data: string }) => {
       try {
@@ -145,12 +160,11 @@ async function waitForRecovery(samples: StatusSample[], record: PerturbationReco
  * still missing is submitted again (a client retries what it has not seen committed; the same hash cannot
  * commit twice), so a pool lost with a killed node does not count as lost if the network takes it again.
  */
-async function drain(handle: NetworkHandle, load: LoadGenerator, bound: number): Promise<void> {
+async function drain(node: FaultTargetNode, load: LoadGenerator, bound: number): Promise<void> {
   const deadline = Date.now() + 2 * bound;
   const seen = new Set<string>();
   let from = 1;
   for (;;) {
-    const node = handle.nodes[0];
     const tip = await tipOf(node.http).catch(() => from - 1);
     for (; from <= tip; from++) {
       const page = await getJson(node.http, `/getTransactionHistory?ledger_seq=${from}&limit=1000`).catch(() => undefined);
@@ -163,11 +177,11 @@ async function drain(handle: NetworkHandle, load: LoadGenerator, bound: number):
   }
 }
 
-async function primaryName(handle: NetworkHandle): Promise<string> {
-  for (const node of handle.nodes) {
+async function primaryName(nodes: FaultTargetNode[]): Promise<string> {
+  for (const node of nodes) {
     const info = await getJson(node.http, "/getConsensusInfo").catch(() => undefined);
-    const leader = handle.nodes.find((n) => n.address === info?.leader);
+    const leader = nodes.find((n) => n.address === info?.leader);
     if (leader) return leader.name;
   }
-  return handle.nodes[0].name;
+  return nodes[0].name;
 }
