@@ -1,80 +1,18 @@
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { expect } from "chai";
-import { isPortFree, loadManifest, nodePorts, type Manifest } from "@chainsim/cli";
+import { loadManifest, nodePorts, type Manifest } from "@chainsim/cli";
 import { ChainsimClient, Keypair, expectOk, payCoin, sendTransaction } from "@chainsim/client";
 import { ErrorCode } from "@chainsim/protocol";
 import { waitFor } from "../harness/network.js";
+import { buildOfflineImage, freePortPrefix, podmanUnavailable, printContainerLogs, removeComposeProject, REPO, run, tail } from "../harness/podman.js";
 
 /**
  * docker-compose.yml for real: the local-4 network as four podman containers from the image `npm run
  * image:offline` assembles (docs/containers.md). Skips only when podman cannot be installed or run here.
  */
 
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const SETUP = "scripts/containers/setup-podman.sh";
 /** The project name keeps containers, volumes and the network apart from any other compose project. */
 const PROJECT = `chainsim-e2e-${process.pid}-${randomBytes(3).toString("hex")}`;
-
-interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command in the repository; never rejects (the caller reads the exit code). */
-function run(program: string, args: string[], options: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<RunResult> {
-  return new Promise((resolve) => {
-    execFile(
-      program,
-      args,
-      { cwd: REPO, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 << 20, env: { ...process.env, ...options.env } },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 127) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) + (error && typeof error.code !== "number" ? String(error.message) : "") });
-      },
-    );
-  });
-}
-
-async function must(program: string, args: string[], options: Parameters<typeof run>[2] = {}): Promise<RunResult> {
-  const result = await run(program, args, options);
-  if (result.code !== 0) throw new Error(`${program} ${args.join(" ")} exited ${result.code}:\n${tail(result.stderr || result.stdout)}`);
-  return result;
-}
-
-function tail(text: string, lines = 30): string {
-  return text.trimEnd().split("\n").slice(-lines).join("\n");
-}
-
-/**
- * Why podman cannot be used here, or undefined when it works. Installs it first (setup-podman.sh: apt-get as
- * root) if it is missing or not configured; only a machine where that fails is a reason to skip.
- */
-async function podmanUnavailable(): Promise<string | undefined> {
-  const ready = async () => (await run("podman", ["info"], { timeoutMs: 60_000 })).code === 0 && (await run("podman-compose", ["version"], { timeoutMs: 60_000 })).code === 0;
-  if (await ready()) {
-    // Installed and running: still make sure containers.conf is the one docs/containers.md needs (no-op if so).
-    if (process.getuid?.() === 0) await must("bash", [SETUP], { timeoutMs: 600_000 });
-    return undefined;
-  }
-  if (process.getuid?.() !== 0) return "podman or podman-compose is missing or does not run, and installing them needs root (run scripts/containers/setup-podman.sh as root)";
-  const setup = await run("bash", [SETUP], { timeoutMs: 600_000 });
-  if (setup.code !== 0) return `podman could not be installed or run (scripts/containers/setup-podman.sh exited ${setup.code}):\n${tail(setup.stderr, 10)}`;
-  if (!(await ready())) return "podman was installed but `podman info` or `podman-compose version` still fails";
-  return undefined;
-}
-
-/** A port prefix (port base / 100) in 200..319 whose 12 ports of local-4 are free on this machine. */
-async function freePortPrefix(nodes: number): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const prefix = 200 + Math.floor(Math.random() * 120);
-    const ports = Array.from({ length: nodes }, (_, i) => nodePorts(prefix * 100, i)).flatMap((p) => [p.p2p, p.http, p.ws]);
-    if ((await Promise.all(ports.map((p) => isPortFree(p)))).every(Boolean)) return prefix;
-  }
-  throw new Error("no free port range found after 50 attempts");
-}
 
 describe("e2e: docker-compose.yml under podman (local-4 in four containers)", function () {
   this.timeout(600_000);
@@ -94,29 +32,6 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
     return value;
   }
 
-  /** Everything this test created: containers, volumes and the project network, also after failures. */
-  async function tearDown(): Promise<void> {
-    await compose(["down", "-v"], 180_000);
-    const label = `label=io.podman.compose.project=${PROJECT}`;
-    const leftover = (await run("podman", ["ps", "-aq", "--filter", label])).stdout.split("\n").filter(Boolean);
-    if (leftover.length > 0) await run("podman", ["rm", "-f", "-t", "2", ...leftover]);
-    const volumes = (await run("podman", ["volume", "ls", "-q"])).stdout.split("\n").filter((v) => v.startsWith(`${PROJECT}_`));
-    if (volumes.length > 0) await run("podman", ["volume", "rm", "-f", ...volumes]);
-    // podman-compose 1.0.3 leaves the project network behind; removing it right after `down` failed once.
-    const network = `${PROJECT}_default`;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await run("podman", ["network", "rm", "-f", network]); // fails harmlessly when it is already gone
-      if ((await run("podman", ["network", "exists", network])).code !== 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
-    const left = [
-      ...(await run("podman", ["ps", "-aq", "--filter", label])).stdout.split("\n").filter(Boolean).map((id) => `container ${id}`),
-      ...(await run("podman", ["volume", "ls", "-q"])).stdout.split("\n").filter((v) => v.startsWith(`${PROJECT}_`)).map((v) => `volume ${v}`),
-      ...((await run("podman", ["network", "exists", network])).code === 0 ? [`network ${network}`] : []),
-    ];
-    if (left.length > 0) throw new Error(`teardown left ${left.join(", ")} behind; remove them with podman rm/volume rm/network rm`);
-  }
-
   /** Fails at once, with the container's last log lines, when a validator's container has stopped. */
   async function failIfExited(): Promise<void> {
     const ps = await run("podman", ["ps", "-a", "--filter", `label=io.podman.compose.project=${PROJECT}`, "--format", "{{.Names}} {{.State}}"]);
@@ -134,7 +49,7 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
     }
     manifest = await loadManifest(`${REPO}/networks/local-4.toml`);
     // The test runs after `npm test` built everything, so the image is assembled from the current dist/.
-    await timed("npm run image:offline", () => must("npm", ["run", "--silent", "image:offline", "--", "--no-build"], { timeoutMs: 600_000 }));
+    await timed("npm run image:offline", buildOfflineImage);
     const prefix = await freePortPrefix(manifest.nodes.length);
     composeEnv = { CHAINSIM_PORT_PREFIX: String(prefix) };
     clients = manifest.nodes.map((_, i) => new ChainsimClient(`http://127.0.0.1:${nodePorts(prefix * 100, i).http}`, { timeoutMs: 5_000 }));
@@ -152,12 +67,9 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
     this.timeout(300_000);
     if (!started) return;
     if (failed) {
-      for (const node of manifest.nodes) {
-        const logs = await run("podman", ["logs", "--tail", "15", `${PROJECT}_${node.name}_1`]);
-        console.log(`      --- last log lines of ${node.name} ---\n${tail(logs.stdout + logs.stderr, 15).replace(/^/gm, "      ")}`);
-      }
+      await printContainerLogs(PROJECT, manifest.nodes.map((n) => n.name));
     }
-    await timed("teardown (down -v)", tearDown);
+    await timed("teardown (down -v)", () => removeComposeProject(PROJECT, composeEnv));
     console.log(`      timings: ${timings.join(", ")}`);
   });
 
