@@ -27,9 +27,11 @@ commands:
     --for D               undo after D (10s, 500ms); message rules expire in the node
     --peers v2,v3         only messages to/from these validators
     --data-dir D          the network's data directory (default: .chainsim/<network name>)
+    --compose [FILE] [--project NAME]   the network of docker-compose.yml: process faults through docker or podman
   scenario MANIFEST     start a network, run load and the manifest's perturbations, check the invariants, stop
     --seed N              the schedule's seed (printed; the same seed gives the same schedule)
     --data-dir D [--port-base P]   run there, wiped first (default: a temporary directory on free ports)
+    --compose [FILE] [--project NAME]   on the compose project instead of local processes (brought up if needed)
     --json                one JSON object: verdict, invariants, perturbations, tps, latency_ms, view_changes, seed
   keys [MANIFEST]       print the dev accounts: genesis and every validator
     --json                as one JSON object
