@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { verifierOf } from "@chainsim/consensus";
-import { codecs, type ConsensusValue } from "@chainsim/protocol";
+import { codecs, SignedTransaction, type ConsensusValue } from "@chainsim/protocol";
 import { checkProposal, InvalidProposal } from "../src/consensus/proposal-check.js";
 import { decidedProposal, valueDigest } from "../src/consensus/decided-values.js";
 import { ProposalSize } from "../src/consensus/proposal-size.js";
@@ -44,6 +44,20 @@ describe("consensus values in the node", () => {
     const ledger = await chain.ledgers.commit(executed);
     expect(ledger.header.seq).to.equal(2n);
     expect(await chain.balance(user.address)).to.equal(1_000n);
+  });
+
+  it("executes the pooled twin of a proposed transaction (its signatures were verified at admission), never a twin signed otherwise", async () => {
+    const tx = await chain.tx(chain.genesis, [op.pay(user.address, 1_000n)]);
+    expect(await chain.submit(tx)).to.equal(0);
+    const executed = await chain.ledgers.execute({ closeTime: BigInt(now) * 1000n, proposer: chain.validator.address, txs: [tx] }, "propose");
+    const value = codecs.ConsensusValue.encode(executed.value);
+    const pooled = (candidate: { hashHex: string }) => chain.txs.pool.get(candidate.hashHex)?.tx;
+    const checked = await checkProposal(chain.ledgers, verifier(), value, valueDigest(value), now, pooled);
+    expect(checked.included[0]).to.equal(tx);
+    const otherSignature = { ...tx.signatures[0]!, sign_data: new Uint8Array(64) };
+    const resigned = SignedTransaction.fromEnv({ transaction: tx.blob, signatures: [otherSignature] });
+    expect(resigned.sameAs(tx)).to.equal(false);
+    expect(SignedTransaction.fromEnv(tx.env()).sameAs(tx)).to.equal(true);
   });
 
   it("refuses values that do not follow the tip, name a stranger, come from the future, or hide extra bytes", async () => {

@@ -1,4 +1,4 @@
-import { fromHex, toHex } from "./bytes.js";
+import { equalBytes, fromHex, toHex } from "./bytes.js";
 import { ChainError, ErrorCode } from "./errors.js";
 import { canonicalAddress } from "./keys.js";
 import { codecs, type RawTransactionEnv, type Signature, type Signer, type Transaction } from "./messages.js";
@@ -44,6 +44,15 @@ export class SignedTransaction {
       return { public_key: sig.public_key, sign_data: fromHex(sig.sign_data, `signatures[${i}].sign_data`) };
     });
     return new SignedTransaction(blob, parsed);
+  }
+
+  /** Same blob (by hash) and the same signatures: what one node pooled and another proposed. */
+  sameAs(other: SignedTransaction): boolean {
+    return (
+      this.hashHex === other.hashHex &&
+      this.signatures.length === other.signatures.length &&
+      this.signatures.every((s, i) => s.public_key === other.signatures[i]!.public_key && equalBytes(s.sign_data ?? new Uint8Array(), other.signatures[i]!.sign_data ?? new Uint8Array()))
+    );
   }
 
   env(): RawTransactionEnv {

@@ -244,7 +244,7 @@ export class ConsensusService {
     let ok = true;
     try {
       const started = performance.now();
-      const executed = await checkProposal(this.parts.ledgers, this.verifier, value, digest, this.now());
+      const executed = await checkProposal(this.parts.ledgers, this.verifier, value, digest, this.now(), (tx) => this.parts.txs.pool.get(tx.hashHex)?.tx);
       this.proposalSize.record(executed.included.length, performance.now() - started);
       this.executedValues.set(digest, executed);
     } catch (error) {

@@ -23,6 +23,7 @@ export async function checkProposal(
   value: Uint8Array,
   digest: string,
   nowMs: number,
+  pooled: (tx: SignedTransaction) => SignedTransaction | undefined = () => undefined,
 ): Promise<ExecutedLedger> {
   const parsed = decodeValue(value);
   if (!parsed) throw new InvalidProposal("the value does not decode");
@@ -36,7 +37,12 @@ export async function checkProposal(
   await checkPreviousProof(ledgers, verifier, parsed.previous_proof);
   let txs: SignedTransaction[];
   try {
-    txs = (parsed.txs ?? []).map((env) => SignedTransaction.fromEnv(env));
+    // The pooled twin of a transaction had its signatures verified at admission (SignatureChecker caches by object).
+    txs = (parsed.txs ?? []).map((env) => {
+      const tx = SignedTransaction.fromEnv(env);
+      const twin = pooled(tx);
+      return twin?.sameAs(tx) ? twin : tx;
+    });
   } catch (error) {
     throw new InvalidProposal(`a transaction does not decode: ${(error as Error).message}`);
   }
