@@ -1,7 +1,8 @@
 /**
- * What `chainsim status` (and later the dashboard) shows of a network, read from every node's HTTP API
+ * What `chainsim status` and `chainsim dashboard` show of a network, read from every node's HTTP API
  * only: getConsensusInfo, getModulesStatus and the ledger hash at a sequence every answering node has.
  */
+import { failure, getJson, type Json } from "./node-http.js";
 
 /** One node as the status table shows it; `error` set when the node did not answer. */
 export interface NodeStatus {
@@ -32,19 +33,16 @@ export interface NetworkStatus {
 
 const TIMEOUT_MS = 2000;
 
-type Json = { [key: string]: any };
-
-async function getJson(http: string, path: string): Promise<Json> {
-  const response = await fetch(`${http}${path}`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-  if (!response.ok) throw new Error(`${path} answered HTTP ${response.status}`);
-  const body = (await response.json()) as Json;
+/** A route's `result`, or an Error naming the route's error_code. */
+async function resultOf(http: string, path: string): Promise<Json> {
+  const body = await getJson(http, path, TIMEOUT_MS);
   if (body.error_code !== undefined && body.error_code !== 0) throw new Error(`${path}: error ${body.error_code} ${body.error_desc ?? ""}`);
   return body.result ?? body;
 }
 
 async function readNode(node: { name: string; http: string }): Promise<NodeStatus> {
   try {
-    const [consensus, modules] = await Promise.all([getJson(node.http, "/getConsensusInfo"), getJson(node.http, "/getModulesStatus")]);
+    const [consensus, modules] = await Promise.all([resultOf(node.http, "/getConsensusInfo"), resultOf(node.http, "/getModulesStatus")]);
     const instances = (consensus.instances ?? []) as Json[];
     const newest = instances.reduce<Json | undefined>((a, b) => (!a || Number(b.seq) > Number(a.seq) ? b : a), undefined);
     const network = modules.peer_manager?.consensus_network ?? {};
@@ -66,10 +64,10 @@ async function readNode(node: { name: string; http: string }): Promise<NodeStatu
 }
 
 function describeFailure(error: unknown): string {
-  const cause = (error as { cause?: { code?: string } }).cause?.code;
-  if (cause === "ECONNREFUSED") return "not answering (connection refused)";
-  if ((error as Error).name === "TimeoutError") return `no answer within ${TIMEOUT_MS} ms`;
-  return (error as Error).message;
+  const why = failure(error);
+  if (why === "connection refused") return "not answering (connection refused)";
+  if (why === "timeout") return `no answer within ${TIMEOUT_MS} ms`;
+  return why;
 }
 
 /** Reads every node in parallel; a node that does not answer is reported, never fatal. */
@@ -83,7 +81,7 @@ export async function readNetworkStatus(nodes: { name: string; http: string }[])
         .filter((s) => !s.error)
         .map(async (s) => {
           try {
-            s.hash = (await getJson(s.http, `/getLedger?seq=${common_seq}`)).header?.hash;
+            s.hash = (await resultOf(s.http, `/getLedger?seq=${common_seq}`)).header?.hash;
           } catch (error) {
             s.error = describeFailure(error);
           }

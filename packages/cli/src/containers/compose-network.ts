@@ -6,7 +6,7 @@ import { CliError } from "../errors.js";
 import type { FaultTargetNode } from "../faults/apply-fault.js";
 import type { Manifest } from "../manifest.js";
 import { HOST, nodePorts } from "../network-config.js";
-import { getJson } from "../scenario/node-http.js";
+import { getJson } from "../node-http.js";
 import { detectEngine, runProgram, type Engine } from "./engine.js";
 
 export interface ComposeOptions {

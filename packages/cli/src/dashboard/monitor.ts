@@ -4,6 +4,7 @@
  * of the last HASH_WINDOW seqs on every node, each node's active faults, and height samples over time.
  */
 import { readNetworkStatus, type NetworkStatus, type NodeStatus } from "../network-status.js";
+import { failure, getJson } from "../node-http.js";
 
 export interface NodeRef {
   name: string;
@@ -135,8 +136,7 @@ export class NetworkMonitor {
 
 async function readLedgerHash(http: string, seq: number): Promise<string | undefined> {
   try {
-    const response = await fetch(`${http}/getLedger?seq=${seq}`, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
-    const body = (await response.json()) as { error_code?: number; result?: { header?: { hash?: string } } };
+    const body = await getJson(http, `/getLedger?seq=${seq}`, READ_TIMEOUT_MS);
     return body.error_code ? undefined : body.result?.header?.hash;
   } catch {
     return undefined;
@@ -146,13 +146,12 @@ async function readLedgerHash(http: string, seq: number): Promise<string | undef
 /** `GET /debug/faults`: absent on nodes built without a fault plane, refused when it is turned off. */
 async function readFaults(node: NodeRef): Promise<FaultsView> {
   try {
-    const response = await fetch(`${node.http}/debug/faults`, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
-    if (response.status === 404) return { available: false, note: "no fault plane on this node" };
-    if (!response.ok) return { available: false, note: `HTTP ${response.status}` };
-    const body = (await response.json()) as { error_code?: number; error_desc?: string; result?: { enabled?: boolean; rules?: Record<string, unknown>[]; stats?: unknown } };
+    const body = await getJson(node.http, "/debug/faults", READ_TIMEOUT_MS);
     if (body.error_code) return { available: false, note: body.error_desc || `error ${body.error_code}` };
     return { available: true, enabled: body.result?.enabled, rules: body.result?.rules ?? [], stats: body.result?.stats };
   } catch (error) {
-    return { available: false, note: (error as Error).name === "TimeoutError" ? "no answer" : (error as Error).message };
+    const why = failure(error);
+    if (/HTTP 404/.test(why)) return { available: false, note: "no fault plane on this node" };
+    return { available: false, note: why === "timeout" ? "no answer" : why };
   }
 }

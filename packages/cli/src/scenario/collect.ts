@@ -1,5 +1,5 @@
 import type { LedgerData, NodeChain, StatusSample } from "./history.js";
-import { getJson, type Json } from "./node-http.js";
+import { getJson, type Json } from "../node-http.js";
 
 /** Reads ledgers from..to of one node: header hash and close time, and each transaction's hash and signatures. */
 export async function readLedgers(http: string, from: number, to: number): Promise<LedgerData[]> {

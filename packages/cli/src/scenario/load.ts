@@ -2,7 +2,7 @@ import { addressFromPublicKey, codecs, devKeySeed, OperationType, signBlob, toHe
 import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import type { Manifest } from "../manifest.js";
 import type { History, SignedTx } from "./history.js";
-import { failure, getJson, postJson } from "./node-http.js";
+import { failure, getJson, postJson } from "../node-http.js";
 
 const FEE_LIMIT = 1_000_000n;
 const SUBMIT_TIMEOUT_MS = 2000;

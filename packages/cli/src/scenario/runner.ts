@@ -15,7 +15,7 @@ import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, commitLatenc
 import { readChains, startSampler, tipOf } from "./collect.js";
 import type { PerturbationRecord, StatusSample } from "./history.js";
 import { LoadGenerator } from "./load.js";
-import { getJson } from "./node-http.js";
+import { getJson } from "../node-http.js";
 import type { ScenarioReport } from "./report.js";
 import { buildSchedule, describeStep, type Step } from "./schedule.js";
 
