@@ -1,5 +1,5 @@
 import { Replica, verifierOf, type Commit, type ConsensusCrypto, type ConsensusStatus, type Output, type PersistedState, type Verifier } from "@chainsim/consensus";
-import { codecs, equalBytes, toHex, type ChainStatus } from "@chainsim/protocol";
+import { codecs, equalBytes, toHex } from "@chainsim/protocol";
 import type { ConsensusConfig } from "../config.js";
 import type { ExecutedLedger } from "../execution/executor.js";
 import type { LedgerManager } from "../ledger/ledger-manager.js";
@@ -7,19 +7,13 @@ import type { PeerNetwork } from "../p2p/index.js";
 import type { TxService } from "../pool/tx-service.js";
 import type { Db } from "../storage/databases.js";
 import { decidedProposal, valueDigest } from "./decided-values.js";
-import { applyDecisions, answerSyncRequest, syncRequest } from "./ledger-sync.js";
+import { LedgerSync } from "./ledger-sync.js";
 import { checkProposal, InvalidProposal } from "./proposal-check.js";
 import { ProposalSize } from "./proposal-size.js";
 import { SnapshotStore } from "./snapshot-store.js";
 import { TxGossip } from "./tx-gossip.js";
 
 const TICK_MS = 25;
-/** How often each validator tells the others its last closed ledger. */
-const STATUS_INTERVAL_MS = 1000;
-const SYNC_REQUEST_TIMEOUT_MS = 10_000;
-/** A peer this many ledgers ahead is synced from at once; one ledger ahead only after SYNC_LAG_MS (a commit in flight). */
-const SYNC_GAP = 2n;
-const SYNC_LAG_MS = 3_000;
 
 export interface ConsensusServiceParts {
   consensus: ConsensusConfig;
@@ -49,6 +43,7 @@ export class ConsensusService {
   private readonly now: () => number;
   private readonly gossip: TxGossip;
   private readonly proposalSize: ProposalSize;
+  private readonly ledgerSync: LedgerSync;
   /** Output handling in call order: a snapshot is on disk before the messages it covers leave. */
   private outputs: Promise<void> = Promise.resolve();
   /** Ledger-moving work in arrival order (the LedgerManager serializes too, but decisions read the tip). */
@@ -64,10 +59,8 @@ export class ConsensusService {
   private backlog = false;
   /** Decided values handed out by the replica and not yet stored as ledgers. */
   private commitsInFlight = 0;
-  private syncing = false;
   /** Checks of values for a later ledger than the next, run again after each ledger. */
   private waitingChecks: (() => Promise<void>)[] = [];
-  private readonly peerTips = new Map<string, { seq: bigint; since: number }>();
   private stopped = false;
 
   private constructor(
@@ -92,6 +85,15 @@ export class ConsensusService {
     this.lastCloseWall = this.now();
     this.gossip = new TxGossip(parts.network, parts.txs, parts.log);
     this.proposalSize = new ProposalSize(parts.consensus.view_timeout_ms, parts.consensus.max_txs_per_ledger);
+    this.ledgerSync = new LedgerSync({
+      ledgers: parts.ledgers,
+      network: parts.network,
+      verifier: this.verifier,
+      log: parts.log,
+      now: this.now,
+      enqueue: (task) => this.enqueue(task),
+      onSynced: (ledger) => this.afterSynced(ledger),
+    });
   }
 
   /** Restores the replica's snapshot (if any) and reconciles it with the ledgers on disk. */
@@ -112,19 +114,18 @@ export class ConsensusService {
       if (this.stopped) return;
       if (channel === "consensus") this.onConsensusMessage(payload);
       else if (channel === "txs") this.gossip.receive(from, payload);
-      else if (channel === "status") this.onPeerStatus(from, payload);
+      else if (channel === "status") this.ledgerSync.onPeerStatus(from, payload);
     });
-    network.onRequest(async (_from, payload) => answerSyncRequest(this.parts.ledgers, payload));
+    this.ledgerSync.start();
     this.gossip.start();
     this.timers.push(setInterval(() => this.onTick(), TICK_MS));
-    this.timers.push(setInterval(() => this.announceTip(), STATUS_INTERVAL_MS));
-    this.announceTip();
   }
 
   /** Stops timers and waits for work in progress; the network is stopped by its owner. */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.ledgerSync.stop();
     this.gossip.stop();
     await this.work;
     await this.outputs;
@@ -136,9 +137,7 @@ export class ConsensusService {
 
   /** The highest ledger this validator knows of: its own or one a peer announced (chain_max_ledger_seq). */
   get networkTip(): bigint {
-    let max = this.parts.ledgers.lastHeader.seq!;
-    for (const { seq } of this.peerTips.values()) if (seq > max) max = seq;
-    return max;
+    return this.ledgerSync.networkTip;
   }
 
   // --- inputs ------------------------------------------------------------------------------------
@@ -158,7 +157,7 @@ export class ConsensusService {
     this.expectProgressWhenDue();
     this.handle(this.replica.tick(this.now()));
     this.considerProposing();
-    this.considerSync();
+    this.ledgerSync.considerSync();
   }
 
   /**
@@ -186,23 +185,6 @@ export class ConsensusService {
     }
   }
 
-  private onPeerStatus(from: string, payload: Uint8Array): void {
-    let status: ChainStatus;
-    try {
-      status = codecs.ChainStatus.decode(payload);
-    } catch {
-      return;
-    }
-    const seq = status.ledger_seq ?? 0n;
-    const known = this.peerTips.get(from);
-    if (known?.seq !== seq) this.peerTips.set(from, { seq, since: this.now() });
-  }
-
-  private announceTip(): void {
-    const tip = this.parts.ledgers.lastHeader;
-    this.parts.network.broadcast(codecs.ChainStatus.encode({ ledger_seq: tip.seq, ledger_hash: tip.hash }), "status");
-  }
-
   // --- outputs -----------------------------------------------------------------------------------
 
   /** Carries out one output of the replica: persist before send, then queue checks and commits. */
@@ -223,7 +205,7 @@ export class ConsensusService {
       this.commitsInFlight++;
       this.enqueue(() => this.commit(commit).finally(() => this.commitsInFlight--));
     }
-    if (out.sync) this.sync(out.sync.from.map((replica) => this.parts.validators[replica]!));
+    if (out.sync) this.ledgerSync.sync(out.sync.from.map((replica) => this.parts.validators[replica]!));
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -283,7 +265,7 @@ export class ConsensusService {
    * after it while a backlog lasts, empty_close_interval_ms without transactions.
    */
   private considerProposing(): void {
-    if (this.proposing || this.syncing) return;
+    if (this.proposing || this.ledgerSync.syncing) return;
     const tip = this.parts.ledgers.lastHeader.seq!;
     if (this.replica.nextProposalSeq() !== Number(tip) + 1) return;
     const { consensus, txs } = this.parts;
@@ -330,47 +312,6 @@ export class ConsensusService {
     const value = codecs.ConsensusValue.encode(executed.value);
     this.executedValues.set(valueDigest(value), executed);
     this.handle(this.replica.propose(value, this.now()));
-  }
-
-  // --- state sync --------------------------------------------------------------------------------
-
-  /** Syncs from a peer that announced a later ledger: at once when it is SYNC_GAP ahead, after SYNC_LAG_MS when one. */
-  private considerSync(): void {
-    if (this.syncing) return;
-    const tip = this.parts.ledgers.lastHeader.seq!;
-    const now = this.now();
-    const ahead = [...this.peerTips].filter(([, t]) => t.seq >= tip + SYNC_GAP || (t.seq > tip && now - t.since >= SYNC_LAG_MS));
-    if (ahead.length > 0) this.sync(ahead.sort((a, b) => Number(b[1].seq - a[1].seq)).map(([address]) => address));
-  }
-
-  /** Fetches decided ledgers from `peers` (the first that answers) until none has more. */
-  private sync(peers: string[]): void {
-    if (this.syncing || peers.length === 0) return;
-    this.syncing = true;
-    void (async () => {
-      try {
-        for (const peer of peers) {
-          while (!this.stopped) {
-            const from = this.parts.ledgers.lastHeader.seq! + 1n;
-            let answer: Uint8Array;
-            try {
-              answer = await this.parts.network.request(peer, syncRequest(from), SYNC_REQUEST_TIMEOUT_MS);
-            } catch (error) {
-              this.parts.log(`sync: ${peer} did not answer for ledgers from ${from}: ${(error as Error).message}`);
-              break;
-            }
-            const result = await new Promise<{ applied: number; refused?: string }>((resolve, reject) => {
-              this.enqueue(() => applyDecisions(this.parts.ledgers, this.verifier, answer, (ledger) => this.afterSynced(ledger)).then(resolve, reject));
-            });
-            if (result.applied > 0) this.parts.log(`sync: applied ${result.applied} ledgers from ${peer}, now at ${this.parts.ledgers.lastHeader.seq}`);
-            if (result.refused) this.parts.log(`sync: ${peer}: ${result.refused}`);
-            if (result.applied === 0) break;
-          }
-        }
-      } finally {
-        this.syncing = false;
-      }
-    })();
   }
 
   private afterSynced(ledger: ExecutedLedger): void {
