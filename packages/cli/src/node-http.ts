@@ -2,18 +2,24 @@
 
 export type Json = { [key: string]: any };
 
-export async function getJson(http: string, path: string, timeoutMs = 2000): Promise<Json> {
-  return unwrap(await fetch(`${http}${path}`, { signal: AbortSignal.timeout(timeoutMs) }), path);
-}
-
-export async function postJson(http: string, path: string, body: unknown, timeoutMs = 2000): Promise<Json> {
+/** Any method; a JSON body when `body` is given. Rejects on a timeout, a refused connection or a non-2xx status. */
+export async function requestJson(http: string, path: string, options: { method?: string; body?: unknown; timeoutMs?: number } = {}): Promise<Json> {
+  const { method = "GET", body, timeoutMs = 2000 } = options;
   const response = await fetch(`${http}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
+    method,
+    headers: body === undefined ? undefined : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });
   return unwrap(response, path);
+}
+
+export function getJson(http: string, path: string, timeoutMs = 2000): Promise<Json> {
+  return requestJson(http, path, { timeoutMs });
+}
+
+export function postJson(http: string, path: string, body: unknown, timeoutMs = 2000): Promise<Json> {
+  return requestJson(http, path, { method: "POST", body, timeoutMs });
 }
 
 async function unwrap(response: Response, path: string): Promise<Json> {

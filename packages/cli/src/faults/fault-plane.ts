@@ -1,4 +1,5 @@
 import { CliError } from "../errors.js";
+import { failure, requestJson } from "../node-http.js";
 
 /**
  * The client side of a node's fault plane (`/debug/faults`, served when the node runs with
@@ -22,6 +23,7 @@ export interface FaultNode {
 }
 
 const TIMEOUT_MS = 3000;
+const RESUME_HINT = "Check it with `chainsim status`; start or resume it with `chainsim fault NODE start|resume`";
 
 /** Posts one rule and returns its id. */
 export async function postFault(node: FaultNode, rule: FaultRule): Promise<number> {
@@ -40,24 +42,14 @@ export async function listFaults(node: FaultNode): Promise<{ enabled: boolean; r
 }
 
 async function call(node: FaultNode, method: string, query: string, body?: unknown): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(`${node.http}/debug/faults${query}`, {
-      method,
-      headers: body === undefined ? undefined : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  } catch (error) {
-    const why = (error as Error).name === "TimeoutError" ? `no answer within ${TIMEOUT_MS} ms (paused?)` : "not answering";
-    throw new CliError(`${node.name} (${node.http}) is ${why}`, "Check it with `chainsim status`; start or resume it with `chainsim fault NODE start|resume`");
-  }
-  const text = await response.text();
   let answer: { error_code?: number; error_desc?: string; result?: unknown };
   try {
-    answer = JSON.parse(text);
-  } catch {
-    throw new CliError(`${node.name} answered ${method} /debug/faults with HTTP ${response.status}: ${text.slice(0, 200)}`, "Check the node's log");
+    answer = await requestJson(node.http, `/debug/faults${query}`, { method, body, timeoutMs: TIMEOUT_MS });
+  } catch (error) {
+    const why = failure(error);
+    if (why === "timeout") throw new CliError(`${node.name} (${node.http}) gave no answer within ${TIMEOUT_MS} ms (paused?)`, RESUME_HINT);
+    if (why === "connection refused") throw new CliError(`${node.name} (${node.http}) is not answering`, RESUME_HINT);
+    throw new CliError(`${node.name} could not ${method} /debug/faults: ${why}`, "Check the node's log");
   }
   // Error 6 (access denied): the node runs without debug.fault_injection.
   if (answer.error_code === 6) {

@@ -12,7 +12,7 @@ import { launchNetwork } from "../launcher.js";
 import type { Manifest } from "../manifest.js";
 import { launchTemporaryNetwork } from "../temporary-network.js";
 import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, commitLatency, livenessBoundMs, recoveryOf, viewChanges } from "./checker.js";
-import { readChains, startSampler, tipOf } from "./collect.js";
+import { readChains, readLedgers, startSampler, tipOf } from "./collect.js";
 import type { PerturbationRecord, StatusSample } from "./history.js";
 import { LoadGenerator } from "./load.js";
 import { getJson } from "../node-http.js";
@@ -166,10 +166,9 @@ async function drain(node: FaultTargetNode, load: LoadGenerator, bound: number):
   let from = 1;
   for (;;) {
     const tip = await tipOf(node.http).catch(() => from - 1);
-    for (; from <= tip; from++) {
-      const page = await getJson(node.http, `/getTransactionHistory?ledger_seq=${from}&limit=1000`).catch(() => undefined);
-      for (const tx of page?.result?.transactions ?? []) seen.add(tx.hash);
-    }
+    const ledgers = tip >= from ? await readLedgers(node.http, from, tip).catch(() => []) : [];
+    for (const ledger of ledgers) for (const tx of ledger.txs) seen.add(tx.hash);
+    from += ledgers.length;
     const missing = [...load.accepted()].filter((hash) => !seen.has(hash));
     if (missing.length === 0 || Date.now() > deadline) return;
     await load.resubmit(missing);
