@@ -9,9 +9,22 @@ export interface ContractLimits {
    * stops a contract long before the wall-clock guard (which is not) could.
    */
   costlyBuiltinSteps: Record<string, number>;
-  heapMiB: number;
+  /** Bytes a run may allocate in the deterministic memory model (docs/contracts.md §13); more fails with 155. */
+  memoryBytes: number;
+  /** V8's own heap limit per isolate (MiB): a guard far above the model, never what decides a result. */
+  engineHeapMiB: number;
   /** Stack bytes a run may hold, in the deterministic model of instrument.ts (frameBytes). */
   stackBytes: number;
+  /** Units of size-proportional work (code units, elements, bytes) that cost one step. */
+  sizeUnit: number;
+  /** Longest string a contract may make (UTF-16 code units); longer fails with 155 Memory exceeding limit. */
+  maxStringLength: number;
+  /** Longest string an entry point may return (code units); longer fails with 155 Return value exceeding limit. */
+  maxReturnLength: number;
+  /** Longest Utils.log message (code units); the rest is cut. */
+  maxLogLength: number;
+  /** Utils.log text kept per user transaction (code units); later lines are dropped. */
+  maxLogPerTransaction: number;
   /** Wall-clock guard per user transaction (ms); steps are what keeps validators in agreement. */
   timeMs: number;
   codeBytes: number;
@@ -28,8 +41,14 @@ export const DEFAULT_CONTRACT_LIMITS: ContractLimits = {
   builtinSteps: 100,
   // A 64-bit range proof takes ~70 ms to verify: at most 4 fit in one transaction's 10,240 steps.
   costlyBuiltinSteps: { bpRangeProofVerify: 2_400, pedersenTallyVerify: 400 },
-  heapMiB: 30,
+  memoryBytes: 30 * 1024 * 1024,
+  engineHeapMiB: 128,
   stackBytes: 512 * 1024,
+  sizeUnit: 4096,
+  maxStringLength: 4 * 1024 * 1024,
+  maxReturnLength: 256 * 1024,
+  maxLogLength: 4096,
+  maxLogPerTransaction: 64 * 1024,
   timeMs: 1_000,
   codeBytes: 256 * 1024,
   maxDepth: 4,

@@ -4,8 +4,8 @@ import vm from "node:vm";
 import { DEFAULT_CONTRACT_LIMITS } from "../src/limits.js";
 import {
   ContractSourceError,
-  LEAVE_FUNCTION,
-  STEP_FUNCTION,
+  METER_FUNCTIONS,
+  RESERVED_PREFIX,
   clearInstrumentCache,
   instrument,
   instrumentCacheSize,
@@ -22,20 +22,58 @@ interface Run {
   result: unknown;
 }
 
-/** Instruments `source`, evaluates it in a fresh node:vm context with a counting step function, then evaluates `call` there. */
-function run(source: string, call?: string, maxSteps = Infinity): Run {
-  const counter = { n: 0 };
-  const context = vm.createContext({
-    [STEP_FUNCTION]: () => {
-      if (++counter.n > maxSteps) throw new Error("Step exceeding limit");
+/** A meter as the runtime's bootstrap provides it, without the memory model: steps and the stack model. */
+export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
+  const state = { steps: 0, stack: 0, peak: 0, marks: [] as number[], frames: [] as number[] };
+  const step = () => {
+    if (++state.steps > maxSteps) throw new Error("Step exceeding limit");
+  };
+  const push = (bytes: number) => {
+    const token = state.marks.length;
+    state.marks.push(state.stack);
+    state.stack += bytes;
+    state.peak = Math.max(state.peak, state.stack);
+    if (state.stack > maxStack) throw new Error("Stack exceeding limit");
+    return token;
+  };
+  const restore = (token: number) => {
+    state.stack = state.marks[token]!;
+    state.marks.length = token;
+  };
+  const functions: Record<(typeof METER_FUNCTIONS)[number], Function> = {
+    __chainsim_enter: (frame: number) => (step(), state.frames.push(frame), push(frame)),
+    __chainsim_leave: restore,
+    __chainsim_step: step,
+    __chainsim_push: push,
+    __chainsim_pop: (token: number, value: unknown) => (restore(token), value),
+    __chainsim_args: (list: Iterable<unknown>) => {
+      const copy = [...list];
+      state.stack += 16 * copy.length;
+      return copy;
     },
-    [LEAVE_FUNCTION]: () => undefined,
-  });
-  vm.runInContext(instrument(source, LIMITS), context, { filename: "contract.js" });
-  const topLevel = counter.n;
-  counter.n = 0;
-  const result = call === undefined ? undefined : vm.runInContext(call, context);
-  return { topLevel, steps: counter.n, result };
+    __chainsim_spread: (list: Iterable<unknown>) => [...list],
+    __chainsim_sized: (value: unknown) => value,
+    __chainsim_str: (value: unknown) => value,
+    __chainsim_caught: () => undefined,
+    __chainsim_regexp: (source: string, flags: string) => new RegExp(source, flags),
+  };
+  return { state, functions: METER_FUNCTIONS.map((name) => functions[name]) };
+}
+
+/**
+ * Instruments `source` (plus a line that exposes `call` as an arrow), evaluates it in a fresh node:vm
+ * context with a test meter, then evaluates `call` there. The exposing arrow's own step is not counted.
+ */
+function run(source: string, call?: string, maxSteps = Infinity, maxStack = Infinity): Run {
+  const meter = testMeter(maxSteps, maxStack);
+  const context = vm.createContext({});
+  const exposed = call === undefined ? source : `${source}\nglobalThis.harnessCall = () => (${call});`;
+  const wrapper = vm.runInContext(instrument(exposed, LIMITS), context, { filename: "contract.js" });
+  wrapper(...meter.functions).call(context);
+  const topLevel = meter.state.steps;
+  meter.state.steps = 0;
+  const result = call === undefined ? undefined : vm.runInContext("harnessCall()", context);
+  return { topLevel, steps: call === undefined ? 0 : meter.state.steps - 1, result };
 }
 
 function steps(source: string, call: string): number {
@@ -90,7 +128,7 @@ function main() { return inner() + inner() + inner(); }`;
     it("object methods, getters and setters", () => {
       const src = `var o = { v: 0, m() { return 1; }, get g() { return this.v; }, set g(x) { this.v = x; } };`;
       expect(steps(src, "o.m()")).to.equal(1);
-      expect(steps(src, "o.g = 5; o.g")).to.equal(2);
+      expect(steps(src, "(o.g = 5, o.g)")).to.equal(2);
     });
 
     it("class constructors, methods, static methods, accessors and private methods", () => {
@@ -102,7 +140,7 @@ function main() { return inner() + inner() + inner(); }`;
   static make(n) { return new A(n); }
 }
 class B extends A { constructor() { super(3); } }`;
-      expect(run(src, "new A(1); new A(2).twice")).to.deep.include({ steps: 2 + 2, result: 4 });
+      expect(run(src, "(new A(1), new A(2).twice)")).to.deep.include({ steps: 2 + 2, result: 4 });
       expect(steps(src, "A.make(1)")).to.equal(2);
       expect(steps(src, "new B()")).to.equal(2);
       // A class without a constructor has no function body to meter: no step.
@@ -113,16 +151,16 @@ class B extends A { constructor() { super(3); } }`;
       expect(run(`class S { static x; static { S.x = 1; } static /* c */ { S.x++; } }`, "S.x")).to.deep.include({ topLevel: 2, result: 2 });
     });
 
-    it("parameter defaults and field initializers that call something pay a step; the rest do not", () => {
+    it("parameter defaults and field initializers that call something hold a stack frame while they run", () => {
       const src = `function one() { return 1; }
 function f(a = one(), b = 2, { c } = { c: 3 }) { return a + b + c; }
 class K { x = one(); y = []; z = () => 1; }`;
-      expect(run(src, "f()")).to.deep.include({ steps: 1 + 1 + 1, result: 6 });
+      expect(run(src, "f()")).to.deep.include({ steps: 1 + 1, result: 6 });
       expect(run(src, "f(5)")).to.deep.include({ steps: 1, result: 10 });
-      expect(steps(src, "new K()")).to.equal(2);
-      // Recursion through an initializer is metered, so a step limit stops it (not the stack).
-      expect(() => run(`class R { x = new R(); }`, "new R()", 100)).to.throw("Step exceeding limit");
-      expect(() => run(`function r(a = r()) {}`, "r()", 100)).to.throw("Step exceeding limit");
+      expect(steps(src, "new K()")).to.equal(1);
+      // Recursion through an initializer never enters a body: the frames it holds stop it, not V8's own stack.
+      expect(() => run(`class R { x = new R(); }`, "new R()", Infinity, 512 * 1024)).to.throw("Stack exceeding limit");
+      expect(() => run(`function r(a = r()) {}`, "r()", Infinity, 512 * 1024)).to.throw("Stack exceeding limit");
       // Function names inferred from the binding survive.
       expect(run(`class N { f = function () {}; }`, "new N().f.name").result).to.equal("f");
     });
@@ -157,7 +195,7 @@ class K { x = one(); y = []; z = () => 1; }`;
       expect(run(`var n = 3; while (n--) if (n) var m = n; else m = -1;`, "m")).to.deep.include({ topLevel: 3, result: -1 });
       expect(run(`var f = []; for (let i = 0; i < 3; i++) f.push(() => i);`, "f.map(g => g()).join()")).to.deep.include({
         topLevel: 3,
-        steps: 3,
+        steps: 3 + 3, // the three closures, and the call's own arrow `g => g()` three times
         result: "0,1,2",
       });
     });
@@ -204,7 +242,8 @@ function main(input) { return helper(JSON.parse(input)); }
 
     it("keeps line numbers: an error thrown on line 7 reports line 7", () => {
       const out = instrument(SOURCE, LIMITS);
-      expect(out.split("\n")).to.have.length(SOURCE.split("\n").length);
+      // The source's lines stay where they were; the wrapper's closing adds two lines at the end.
+      expect(out.split("\n")).to.have.length(SOURCE.split("\n").length + 2);
       expect(out).to.not.equal(SOURCE);
       let stack = "";
       try {
@@ -219,34 +258,20 @@ function main(input) { return helper(JSON.parse(input)); }
 
     it("keeps directive prologues first, so strict mode stays effective", () => {
       const program = `"use strict";\nfunction main() { for (const k of [1]) undeclared = k; return 1; }`;
-      expect(instrument(program, LIMITS).startsWith(`"use strict";`)).to.equal(true);
+      expect(instrument(program, LIMITS)).to.include(`return function () {"use strict";`);
       expect(() => run(program, "main()")).to.throw(/undeclared is not defined/);
       // Without the directive the same code is sloppy and succeeds (the check above is meaningful).
       expect(run(program.slice(`"use strict";`.length), "main()").result).to.equal(1);
 
       const inFunction = `function main() {\n  'use strict'\n  // a comment\n  leak = 1;\n}`;
       const out = instrument(inFunction, LIMITS);
-      expect(out).to.match(/^function main\(\) \{\n {2}'use strict';__chainsim_step\(128\);try\{/);
+      expect(out).to.include(`function main() {\n  'use strict';const __chainsim_t=__chainsim_enter(128,0);try{`);
       expect(() => run(inFunction, "main()")).to.throw(/leak is not defined/);
       expect(() => run(`var f = () => { "use strict"; "other"; leak2 = 1; };`, "f()")).to.throw(/leak2 is not defined/);
       expect(steps(`function g() { "use strict"; return 1; }`, "g()")).to.equal(1);
     });
 
     it("wraps every function body in a frame of the stack model, popped however the body ends", () => {
-      const frames: number[] = [];
-      let depth = 0;
-      let peak = 0;
-      const context = vm.createContext({
-        [STEP_FUNCTION]: (frame?: number) => {
-          if (frame === undefined) return;
-          frames.push(frame);
-          depth += frame;
-          peak = Math.max(peak, depth);
-        },
-        [LEAVE_FUNCTION]: (frame: number) => {
-          depth -= frame;
-        },
-      });
       const source = `function empty() {}
         function strictEmpty() { "use strict" }
         function slots(a, b) { var x = 1, y; let z; function inner() {} return a; }
@@ -256,13 +281,14 @@ function main(input) { return helper(JSON.parse(input)); }
         var curried = () => y => y;
         function thrower() { throw new Error("out"); }
         function main() { empty(); strictEmpty(); slots(1, 2); arrow(1, 2); object(1); curried()(3); try { thrower(); } catch (e) {} return "done"; }`;
-      vm.runInContext(instrument(source, LIMITS), context);
-      expect(vm.runInContext("main()", context)).to.equal("done");
-      expect(depth, "every frame entered was left, the thrown one too").to.equal(0);
-      // main, empty, strictEmpty, slots (2 params + x, y, z, inner), arrow (2), object (1), curried, its arrow (1), thrower.
-      expect(frames).to.deep.equal([128, 128, 128, 128 + 16 * 6, 128 + 16 * 2, 128 + 16, 128, 128 + 16, 128]);
-      expect(peak).to.equal(128 + 128 + 16 * 6);
-      expect(vm.runInContext("object(5).x + arrow(1, 2)", context)).to.equal(8);
+      const meter = testMeter();
+      const entries = vm.runInNewContext(instrument(source, LIMITS))(...meter.functions)();
+      expect(entries.main()).to.equal("done");
+      expect(meter.state.stack, "every frame entered was left, the thrown one too").to.equal(0);
+      // main (its widest call has 2 arguments), empty, strictEmpty, slots (2 params + x, y, z, inner), arrow (2),
+      // object (1), curried, its arrow (1), thrower (a call with 1 argument).
+      expect(meter.state.frames).to.deep.equal([128 + 32, 128, 128, 128 + 16 * 6, 128 + 16 * 2, 128 + 16, 128, 128 + 16, 128 + 16]);
+      expect(meter.state.peak).to.equal(128 + 32 + 128 + 16 * 6);
     });
 
     it("is deterministic: the same source instruments to the same string", () => {
@@ -284,11 +310,10 @@ function query(input) {
   return Object.keys(state).filter((k) => k !== input).map((k) => k + "=" + state[k]).join(";");
 }
 `;
-      const context = vm.createContext({ [STEP_FUNCTION]: () => undefined, [LEAVE_FUNCTION]: () => undefined });
-      vm.runInContext(instrument(contract, LIMITS), context);
-      expect(vm.runInContext(`init('{"a":1,"b":2,"c":3}')`, context)).to.equal("ok");
-      expect(vm.runInContext(`main('{"n":5}')`, context)).to.equal("10");
-      expect(vm.runInContext(`query("b")`, context)).to.equal("a=1;c=3");
+      const entries = vm.runInNewContext(instrument(contract, LIMITS))(...testMeter().functions)();
+      expect(entries.init('{"a":1,"b":2,"c":3}')).to.equal("ok");
+      expect(entries.main('{"n":5}')).to.equal("10");
+      expect(entries.query("b")).to.equal("a=1;c=3");
     });
 
     it("handles non-ASCII text (positions are UTF-16 offsets)", () => {
@@ -323,16 +348,16 @@ function query(input) {
     });
 
     const cases: [string, string, RegExp, number][] = [
-      ["reserved identifier (call)", `function main() {\n  ${STEP_FUNCTION}();\n}`, /Reserved identifier __chainsim_step.*\(2:2\)/, 2],
-      ["reserved identifier (binding)", `var ${STEP_FUNCTION} = 1;`, /Reserved identifier __chainsim_step.*\(1:4\)/, 1],
-      ["reserved identifier (property key)", `var o = {\n ${STEP_FUNCTION}: 1 };`, /Reserved identifier.*\(2:1\)/, 2],
-      ["reserved identifier (member)", `this.${STEP_FUNCTION} = null;`, /Reserved identifier.*\(1:5\)/, 1],
-      ["reserved identifier (string key)", `var o = {}; o["${STEP_FUNCTION}"] = 1;`, /Reserved identifier.*string.*\(1:14\)/, 1],
-      ["reserved identifier (template)", `var k = \`${STEP_FUNCTION}\`;`, /Reserved identifier.*template/, 1],
+      ["reserved identifier (call)", `function main() {\n  ${RESERVED_PREFIX}();\n}`, /Reserved identifier __chainsim.*\(2:2\)/, 2],
+      ["reserved identifier (binding)", `var ${RESERVED_PREFIX} = 1;`, /Reserved identifier __chainsim.*\(1:4\)/, 1],
+      ["reserved identifier (property key)", `var o = {\n ${RESERVED_PREFIX}: 1 };`, /Reserved identifier.*\(2:1\)/, 2],
+      ["reserved identifier (member)", `this.${RESERVED_PREFIX} = null;`, /Reserved identifier.*\(1:5\)/, 1],
+      ["reserved identifier (string key)", `var o = {}; o["${RESERVED_PREFIX}"] = 1;`, /Reserved identifier.*string.*\(1:14\)/, 1],
+      ["reserved identifier (template)", `var k = \`${RESERVED_PREFIX}\`;`, /Reserved identifier.*template/, 1],
       ["reserved identifier (escaped)", `var \\u005f_chainsim_step = 1;`, /Reserved identifier.*\(1:4\)/, 1],
-      ["reserved identifier (prefix)", `${STEP_FUNCTION}_used();`, /Reserved identifier.*__chainsim_step_used/, 1],
-      ["reserved identifier (label)", `${STEP_FUNCTION}: for (;;) break ${STEP_FUNCTION};`, /Reserved identifier/, 1],
-      ["reserved identifier (private)", `class P { #${STEP_FUNCTION} = 1; }`, /Reserved identifier.*#__chainsim_step/, 1],
+      ["reserved identifier (prefix)", `${RESERVED_PREFIX}_used();`, /Reserved identifier.*__chainsim_used/, 1],
+      ["reserved identifier (label)", `${RESERVED_PREFIX}: for (;;) break ${RESERVED_PREFIX};`, /Reserved identifier/, 1],
+      ["reserved identifier (private)", `class P { #${RESERVED_PREFIX} = 1; }`, /Reserved identifier.*#__chainsim/, 1],
       ["direct eval", `"use strict";\nfunction main(x) {\n  return eval(x);\n}`, /^Direct eval is not allowed.*\(3:9\)/, 3],
       ["indirect eval", `var e = (0, eval);`, /^eval is not allowed.*\(1:12\)/, 1],
       ["Function constructor (new)", `\nvar f = new Function("while(1);");`, /Function constructor is not allowed.*\(2:12\)/, 2],
@@ -361,8 +386,8 @@ function query(input) {
       const ok = [
         `var o = { eval: 1, Function: 2 }; o.eval + o.Function;`,
         `class X { eval() {} static Function() {} }`,
-        `// ${STEP_FUNCTION} in a comment\n/* eval(Function) */ var s = "eval Function with";`,
-        `var s = "prefix ${STEP_FUNCTION}";`,
+        `// ${RESERVED_PREFIX} in a comment\n/* eval(Function) */ var s = "eval Function with";`,
+        `var s = "prefix ${RESERVED_PREFIX}";`,
         `var o = { async: 1, get: 2, set: 3, static: 4 }; var await = 1; var yield = 2;`,
       ];
       for (const source of ok) expect(() => instrument(source, LIMITS), source).to.not.throw();

@@ -1,29 +1,75 @@
-// Evaluated INSIDE each fresh contract context from its source text: self-contained, no outside references.
+// Evaluated INSIDE each fresh isolate from its source text, in strict mode: self-contained, no outside
+// references. Strict functions keep `caller`, `arguments` and `CallSite.getFunction()` from revealing them.
+// The design and every bound: docs/contracts.md §13 ("What is charged", "Limits").
 
 export interface BootstrapRefs {
   call: { applySyncPromise(receiver: undefined, args: unknown[]): string };
   crypto: { applySync(receiver: undefined, args: unknown[]): string };
   log: { applySync(receiver: undefined, args: unknown[]): void };
+  /** Reports the reason a run died (a limit), once. */
   exhausted: { applySync(receiver: undefined, args: unknown[]): void };
 }
 
-export interface BootstrapOptions {
-  budget: number;
-  /** Bytes of the deterministic stack model (instrument.ts frameBytes) a run may hold at once. */
+/** Fixed for an isolate's life. */
+export interface BootstrapConfig {
+  /** Bytes of the deterministic stack model (instrument.ts frame sizes) a run may hold at once. */
   stackBytes: number;
+  /** Bytes of the deterministic memory model a run may allocate in total. */
+  memoryBytes: number;
   builtinSteps: number;
   costlyBuiltinSteps: Record<string, number>;
-  stepFunction: string;
-  env: unknown;
-  readOnly: boolean;
+  /** Units of size-proportional work (code units, elements, bytes) per step. */
+  sizeUnit: number;
+  /** Longest string a contract may make, in UTF-16 code units. */
+  maxStringLength: number;
+  /** Longest string an entry point may return, in code units. */
+  maxReturnLength: number;
+  /** Longest Utils.log message kept, in code units (the rest is cut). */
+  maxLogLength: number;
+  /** Limits of the built-in guards (guards.ts). */
+  guards: unknown;
+}
+
+/** What the host learns when a run ends: JSON, one bounded string. */
+export interface RunReport {
+  /** Steps counted since the last host call. */
+  used: number;
+  stackPeak: number;
+  memory: number;
+  /** The run died on a limit (the host was told the reason through `exhausted`). */
+  dead?: string;
+  /** The entry point is not a function of the contract. */
+  lost?: true;
+  /** A value that crossed: a string or a boolean. */
+  value?: string | boolean;
+  /** The entry point returned something else (only strings and booleans cross). */
+  other?: true;
+  /** What the contract threw. */
+  thrown?: { exception: string; linenum: number; stack: string };
+}
+
+export interface PreparedIsolate {
+  /** Installs `Chain` for this run and sets its step budget; once per isolate. */
+  begin(budget: number, envJson: string, readOnly: boolean): void;
+  /** Runs the instrumented contract (a wrapper function, instrument.ts) and its entry point; answers a RunReport as JSON. */
+  run(wrapper: Function, entry: string, input: string): string;
+  /** The step count and peaks so far, for a run the host had to stop (time guard): JSON [used, stackPeak, memory]. */
+  counts(): string;
 }
 
 /**
- * Removes every source of non-determinism and every way around step metering (contract-runtime.md §2),
- * then installs the step counter and the Chain/Utils objects. Steps are counted here, in the isolate; the
- * host learns the count at each built-in call (nested calls spend from the same budget) and at the end.
+ * Removes every source of non-determinism and every way around the metering (docs/contracts.md §13),
+ * builds the meter, installs the guards, Utils and a fixed stack-trace format, and answers the functions
+ * the host drives the run with.
  */
-export function bootstrap(global: any, refs: BootstrapRefs, options: BootstrapOptions, installUtils: Function, installChain: Function): void {
+export function bootstrap(
+  global: any,
+  refs: BootstrapRefs,
+  config: BootstrapConfig,
+  installGuards: Function,
+  installUtils: Function,
+  installChain: Function,
+): PreparedIsolate {
   for (const name of ["Date", "Math", "WebAssembly", "Atomics", "SharedArrayBuffer", "WeakRef", "FinalizationRegistry", "Intl", "eval", "Function", "console"]) {
     delete global[name];
   }
@@ -35,78 +81,361 @@ export function bootstrap(global: any, refs: BootstrapRefs, options: BootstrapOp
   for (const proto of [global.Object.prototype, global.Number.prototype, global.BigInt.prototype, global.Array.prototype, Object.getPrototypeOf(global.Int8Array.prototype)]) {
     delete proto.toLocaleString;
   }
-  // Code built at run time would escape the step metering: the function constructor is closed.
+  // Code built at run time would escape the metering: the function constructors are closed.
   const closed = function () {
     throw "Dynamic code is not allowed in contracts";
   };
-  Object.defineProperty(Object.getPrototypeOf(function () {}), "constructor", { value: closed, writable: false, configurable: false });
+  const defineProperty = Object.defineProperty;
+  const functionPrototype = Object.getPrototypeOf(function () {});
+  defineProperty(functionPrototype, "constructor", { value: closed, writable: false, configurable: false });
 
-  let used = 0;
-  let budget = options.budget;
-  let dead = false;
-  let stack = 0;
-  let stackPeak = 0;
-  // Both limits fail the whole transaction even if the contract catches what is thrown here.
-  const exhausted = (reason = "Step exceeding limit"): never => {
-    if (!dead) refs.exhausted.applySync(undefined, [reason]);
-    dead = true;
-    throw reason;
-  };
-  /** A loop iteration, or (with the frame's size) a function entry. */
-  const step = (frame?: number) => {
-    if (dead || ++used > budget) exhausted();
-    if (frame === undefined) return;
-    if (stack + frame > options.stackBytes) exhausted("Stack exceeding limit");
-    stack += frame;
-    if (stack > stackPeak) stackPeak = stack;
-  };
-  const leave = (frame: number) => {
-    stack -= frame;
-  };
-  const charge = (extra = 0) => {
-    used += options.builtinSteps + extra;
-    if (dead || used > budget) exhausted();
-  };
-  // Contract code runs after this and may replace globals or poison prototypes: everything the bridge
-  // uses is taken now, and arguments are serialized here by hand (no toJSON hooks).
+  // Contract code runs after this and may replace globals or poison prototypes: everything used at run
+  // time is captured now, and no call-time code here uses iteration protocols or prototype lookups.
+  const apply = Reflect.apply;
+  const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+  const ownKeys = Reflect.ownKeys;
   const parse = JSON.parse;
   const quote = JSON.stringify;
   const isArray = Array.isArray;
   const hasOwn = Object.prototype.hasOwnProperty;
-  const encode = (value: unknown): string => {
-    if (typeof value === "string" || typeof value === "boolean") return quote(value);
-    if (typeof value === "number") return value === value && value !== Infinity && value !== -Infinity ? "" + value : "null";
-    if (value !== null && typeof value === "object" && !isArray(value)) {
-      const key = value as { issuer?: unknown; code?: unknown };
-      return "{\"issuer\":" + encode(key.issuer) + ",\"code\":" + encode(key.code) + "}";
+  const stringSlice = String.prototype.slice;
+  const stringIndexOf = String.prototype.indexOf;
+  const stringTrim = String.prototype.trim;
+  const toText = String;
+  const iteratorSymbol = Symbol.iterator;
+  const errorPrototype = Error.prototype;
+  const rangeErrorPrototype = RangeError.prototype;
+  const isPrototypeOf = Object.prototype.isPrototypeOf;
+  /**
+   * V8 quotes the failing expression in some messages ("o[k + i] is not a function"); where that expression
+   * holds inserted metering text, the quote would depend on chainsim's instrumentation, so
+   * `__chainsim_name(...)` and `__chainsim_name` read "(intermediate value)" instead.
+   */
+  const withoutMetering = (text: string): string => {
+    let out = "";
+    let from = 0;
+    for (;;) {
+      const at = apply(stringIndexOf, text, ["__chainsim", from]);
+      if (at < 0) break;
+      let end = at + 10;
+      while (end < text.length && ((text[end]! >= "a" && text[end]! <= "z") || text[end] === "_")) end++;
+      if (apply(stringSlice, text, [end, end + 5]) === "(...)") end += 5;
+      out += apply(stringSlice, text, [from, at]) + "(intermediate value)";
+      from = end;
     }
-    return "null";
+    return from === 0 ? text : out + apply(stringSlice, text, [from]);
   };
-  const encodeArgs = (args: unknown[]): string => {
-    let out = "[";
-    for (let i = 0; i < args.length; i++) out += (i ? "," : "") + encode(args[i]);
-    return out + "]";
+  const ceil = (n: number) => {
+    const t = n - (n % 1);
+    return t < n ? t + 1 : t;
   };
-  const call = (name: string, args: unknown[]) => {
+
+  // ---- the meter ------------------------------------------------------------------------------------
+  let used = 0;
+  let budget = 0;
+  let dead = "";
+  let stack = 0;
+  let stackPeak = 0;
+  let memory = 0;
+  /** Stack model values at each open frame; a token is an index here. */
+  const marks = new Float64Array(1 << 16);
+  let depth = 0;
+  const STEP_LIMIT = "Step exceeding limit";
+  const STACK_LIMIT = "Stack exceeding limit";
+  const MEMORY_LIMIT = "Memory exceeding limit";
+
+  /** Ends the run: every later step, charge or catch throws again, and the host fails it whatever the contract does. */
+  const die = (reason: string): never => {
+    if (dead === "") {
+      dead = reason;
+      refs.exhausted.applySync(undefined, [reason]);
+    }
+    throw dead;
+  };
+  const charge = (steps: number) => {
+    used += steps;
+    if (dead !== "") die(dead);
+    if (used > budget) die(STEP_LIMIT);
+  };
+  const alloc = (bytes: number) => {
+    memory += bytes;
+    if (dead !== "") die(dead);
+    if (memory > config.memoryBytes) die(MEMORY_LIMIT);
+  };
+  const push = (bytes: number): number => {
+    if (dead !== "") die(dead);
+    if (depth >= marks.length) die(STACK_LIMIT);
+    const token = depth;
+    marks[depth++] = stack;
+    stack += bytes;
+    if (stack > stackPeak) stackPeak = stack;
+    if (stack > config.stackBytes) die(STACK_LIMIT);
+    return token;
+  };
+  const pop = <T>(token: number, value: T): T => {
+    stack = marks[token]!;
+    depth = token;
+    return value;
+  };
+  const sizeCharge = (units: number) => {
+    if (units >= config.sizeUnit) charge(ceil(units / config.sizeUnit));
+  };
+
+  // The functions the instrumented contract receives as its wrapper's parameters (instrument.ts METER_FUNCTIONS).
+  const enter = (frameBytes: number, weight: number): number => {
+    charge(1);
+    if (weight > 0) alloc(weight);
+    return push(frameBytes);
+  };
+  const leave = (token: number): void => {
+    stack = marks[token]!;
+    depth = token;
+  };
+  const step = (weight: number): void => {
+    charge(1);
+    if (weight > 0) alloc(weight);
+  };
+  /** Copies an iterable into an array the way spread does, charging as it goes. */
+  const collect = (iterable: any): unknown[] => {
+    if (dead !== "") die(dead);
+    if (typeof iterable === "string") {
+      sizeCharge(iterable.length);
+      alloc(16 * iterable.length);
+    }
+    const method = iterable === null || iterable === undefined ? undefined : iterable[iteratorSymbol];
+    if (typeof method !== "function") throw new TypeError("Spread syntax requires ...iterable[Symbol.iterator] to be a function");
+    const iterator: any = apply(method, iterable, []);
+    const next = iterator.next;
+    const out: unknown[] = [];
+    let n = 0;
+    for (;;) {
+      const result: any = apply(next, iterator, []);
+      if (result === null || (typeof result !== "object" && typeof result !== "function")) throw new TypeError(`Iterator result ${toText(result)} is not an object`);
+      if (result.done) break;
+      defineProperty(out, n, { value: result.value, writable: true, enumerable: true, configurable: true });
+      n++;
+      if (n % config.sizeUnit === 0) charge(1);
+      if (n % 1024 === 0) alloc(16 * 1024);
+    }
+    return out;
+  };
+  const args = (iterable: unknown): unknown[] => {
+    const list = collect(iterable);
+    stack += 16 * list.length;
+    if (stack > stackPeak) stackPeak = stack;
+    if (stack > config.stackBytes || list.length > 65536) die(STACK_LIMIT);
+    return list;
+  };
+  const spread = (iterable: unknown): unknown[] => collect(iterable);
+  const sized = (value: unknown): unknown => {
+    if (value !== null && typeof value === "object") {
+      const count = ownKeys(value).length;
+      sizeCharge(count);
+      alloc(32 * count);
+    } else if (typeof value === "string") {
+      sizeCharge(value.length);
+      alloc(32 * value.length);
+    }
+    return value;
+  };
+  const str = <T>(value: T): T => {
+    if (typeof value === "string") {
+      const n = value.length;
+      if (n > config.maxStringLength) die(MEMORY_LIMIT);
+      if (n >= 1024) {
+        sizeCharge(n);
+        alloc(2 * n);
+      }
+    }
+    return value;
+  };
+  /** First statement of every catch block: a dead run stays dead; V8's own limits become ours. */
+  const caught = (error: unknown): void => {
+    if (dead !== "") die(dead);
+    if (error === null || typeof error !== "object") return;
+    let message: unknown;
+    let range = false;
+    try {
+      if (!apply(isPrototypeOf, errorPrototype, [error])) return;
+      range = apply(isPrototypeOf, rangeErrorPrototype, [error]);
+      const own = getOwnPropertyDescriptor(error, "message");
+      message = own?.value;
+      if (typeof message === "string" && apply(stringIndexOf, message, ["__chainsim"]) >= 0) {
+        defineProperty(error, "message", { value: withoutMetering(message), writable: own!.writable, enumerable: own!.enumerable, configurable: own!.configurable });
+      }
+    } catch {
+      return;
+    }
+    if (!range) return;
+    // Distinct from the model's own message: V8 tripping first is a defect of the model, and must show.
+    if (message === "Maximum call stack size exceeded") die(STACK_LIMIT + " (engine)");
+    if (message === "Invalid string length" || message === "Invalid array length" || message === "Array buffer allocation failed") die(MEMORY_LIMIT);
+  };
+
+  const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "" };
+  const guards = (installGuards(global, guardMeter, config.guards) ?? {}) as { makeRegExp?: Function; markNative?: (fn: Function) => void };
+  const regexp = guards.makeRegExp ?? ((source: string, flags: string) => new RegExp(source, flags));
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp];
+
+  // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
+  const functionText = {
+    toString(this: unknown): string {
+      if (typeof this !== "function") throw new TypeError("Function.prototype.toString requires that 'this' be a Function");
+      const name = getOwnPropertyDescriptor(this, "name")?.value;
+      return `function ${typeof name === "string" ? name : ""}() { [native code] }`;
+    },
+  }.toString;
+  defineProperty(functionPrototype, "toString", { value: functionText, writable: true, enumerable: false, configurable: true });
+
+  // ---- stack traces: only the contract's own frames, without columns (instrumentation shifts them) ----
+  const describeError = (error: any): string => {
+    try {
+      const name = error.name;
+      const message = error.message;
+      return `${name === undefined ? "Error" : toText(name)}: ${message === undefined ? "" : toText(message)}`;
+    } catch {
+      return "Error";
+    }
+  };
+  const formatStack = (error: unknown, sites: any[]): string => {
+    let text = describeError(error);
+    for (let i = 0; i < sites.length; i++) {
+      const site = sites[i];
+      if (site.getFileName() !== "contract.js") continue;
+      const name = site.getFunctionName();
+      text += `\n    at ${site.isConstructor() ? "new " : ""}${name ? name : "<anonymous>"} (contract.js:${site.getLineNumber()})`;
+    }
+    return text;
+  };
+  defineProperty(global.Error, "prepareStackTrace", { value: formatStack, writable: false, enumerable: false, configurable: false });
+  // Error.stackTraceLimit is fixed when the isolate starts (js-runtime.ts): V8 adds it to every new context.
+
+  // ---- host bridges ---------------------------------------------------------------------------------
+  const call = (name: string, argsJson: string) => {
+    sizeCharge(argsJson.length);
     const spent = used;
     used = 0;
-    const answer = parse(refs.call.applySyncPromise(undefined, [name, encodeArgs(args), spent]));
+    const answer = parse(refs.call.applySyncPromise(undefined, [name, argsJson, spent]));
     budget = answer.budget;
-    if (hasOwn.call(answer, "e")) throw answer.e;
+    if (apply(hasOwn, answer, ["e"])) throw answer.e;
     return answer.r;
   };
-  const hidden = (name: string, value: unknown) => Object.defineProperty(global, name, { value, writable: false, configurable: false, enumerable: false });
-  hidden(options.stepFunction, step);
-  hidden(options.stepFunction + "_leave", leave);
-  hidden(options.stepFunction + "_used", () => used);
-  hidden(options.stepFunction + "_stack", () => stackPeak);
   installUtils(global, {
-    charge,
+    charge: (extra = 0) => charge(config.builtinSteps + extra),
     crypto: (name: string, argsJson: string) => {
-      if (hasOwn.call(options.costlyBuiltinSteps, name)) charge(options.costlyBuiltinSteps[name] - options.builtinSteps);
+      if (apply(hasOwn, config.costlyBuiltinSteps, [name])) charge(config.costlyBuiltinSteps[name]! - config.builtinSteps);
+      sizeCharge(argsJson.length);
       return refs.crypto.applySync(undefined, [name, argsJson]);
     },
-    log: (text: string) => refs.log.applySync(undefined, [text]),
+    log: (text: string) => {
+      const line = text.length > config.maxLogLength ? apply(stringSlice, text, [0, config.maxLogLength]) + "…" : text;
+      refs.log.applySync(undefined, [line]);
+    },
   });
-  installChain(global, { charge, call }, options.env, options.readOnly);
+  if (guards.markNative) {
+    const utils = global.Utils;
+    for (const key of ownKeys(utils)) if (typeof utils[key] === "function") guards.markNative(utils[key]);
+  }
+
+  // ---- the run ----------------------------------------------------------------------------------------
+  const encodeArgs = (list: unknown[]): string => {
+    const encode = (value: unknown): string => {
+      if (typeof value === "string" || typeof value === "boolean") return quote(value);
+      if (typeof value === "number") return value === value && value !== Infinity && value !== -Infinity ? "" + value : "null";
+      if (value !== null && typeof value === "object" && !isArray(value)) {
+        const key = value as { issuer?: unknown; code?: unknown };
+        return "{\"issuer\":" + encode(key.issuer) + ",\"code\":" + encode(key.code) + "}";
+      }
+      return "null";
+    };
+    let out = "[";
+    for (let i = 0; i < list.length; i++) out += (i ? "," : "") + encode(list[i]);
+    return out + "]";
+  };
+  /** Built by hand: JSON.stringify of an object would consult a toJSON a contract may have put on Object.prototype. */
+  const report = (fields: { lost?: true; value?: string | boolean; other?: true; thrown?: { exception: string; linenum: number; stack: string } }): string => {
+    let out = `{"used":${used},"stackPeak":${stackPeak},"memory":${memory}`;
+    if (dead !== "") return out + `,"dead":${quote(dead)}}`;
+    if (fields.lost) out += `,"lost":true`;
+    if (fields.other) out += `,"other":true`;
+    if (fields.value !== undefined) out += `,"value":${quote(fields.value)}`;
+    if (fields.thrown) out += `,"thrown":{"exception":${quote(fields.thrown.exception)},"linenum":${fields.thrown.linenum},"stack":${quote(fields.thrown.stack)}}`;
+    return out + "}";
+  };
+  /** A thrown value as the failure record shows it (docs/contracts.md §12), computed here so nothing unbounded crosses. */
+  const thrown = (error: unknown) => {
+    let exception = "";
+    let stackText = "";
+    try {
+      if (error !== null && typeof error === "object" && apply(isPrototypeOf, errorPrototype, [error])) {
+        exception = describeError(error);
+        const s = (error as { stack?: unknown }).stack;
+        if (typeof s === "string") stackText = s;
+      } else {
+        exception = toText(error);
+      }
+    } catch {
+      exception = exception || "Error";
+    }
+    if (exception.length > 1024) exception = apply(stringSlice, exception, [0, 1024]);
+    exception = withoutMetering(exception);
+    let frames = "";
+    let linenum = 0;
+    let from = 0;
+    while (from < stackText.length && frames.length < 2048) {
+      let end = apply(stringIndexOf, stackText, ["\n", from]);
+      if (end < 0) end = stackText.length;
+      const line = apply(stringTrim, apply(stringSlice, stackText, [from, end]), []);
+      const at = apply(stringIndexOf, line, ["(contract.js:"]);
+      if (at >= 0) {
+        frames += (frames ? "\n" : "") + line;
+        if (linenum === 0) linenum = +apply(stringSlice, line, [at + 13, line.length - 1]) || 0;
+      }
+      from = end + 1;
+    }
+    return { exception, linenum, stack: apply(stringSlice, frames, [0, 2048]) };
+  };
+
+  let begun = false;
+  return {
+    begin(initialBudget: number, envJson: string, readOnly: boolean) {
+      if (begun) throw new Error("an isolate runs one contract");
+      begun = true;
+      budget = initialBudget;
+      installChain(global, { charge: () => charge(config.builtinSteps), call: (name: string, list: unknown[]) => call(name, encodeArgs(list)) }, parse(envJson), readOnly);
+      if (guards.markNative) {
+        const chain = global.Chain;
+        for (const key of ownKeys(chain)) if (typeof chain[key] === "function") guards.markNative(chain[key]);
+      }
+    },
+    run(wrapper: Function, entry: string, input: string): string {
+      try {
+        const contract = apply(wrapper, undefined, meterFunctions);
+        const entries = apply(contract, global, []);
+        const fn = entries !== null && typeof entries === "object" ? getOwnPropertyDescriptor(entries, entry)?.value : undefined;
+        if (typeof fn !== "function") return report({ lost: true });
+        const value = apply(fn, undefined, [input]);
+        if (dead !== "") return report({});
+        if (typeof value === "boolean") return report({ value });
+        if (typeof value !== "string") return report({ other: true });
+        if (value.length > config.maxReturnLength) die("Return value exceeding limit");
+        return report({ value });
+      } catch (error) {
+        try {
+          caught(error);
+        } catch {
+          // caught() ended the run: reported below
+        }
+        if (dead !== "") return report({});
+        let description;
+        try {
+          description = thrown(error);
+        } catch {
+          description = { exception: "Error", linenum: 0, stack: "" };
+        }
+        return report({ thrown: description });
+      }
+    },
+    counts: () => `[${used},${stackPeak},${memory}]`,
+  };
 }

@@ -1,20 +1,25 @@
 /**
- * Deterministic step metering of JavaScript contracts by source rewriting (contract-runtime.md §2,
- * "Decision, determinism"): every function entry and every loop iteration first calls STEP_FUNCTION(),
- * which the runtime defines inside the isolate. Text is only ever inserted, never a line break, so line
- * numbers in exceptions and stacks stay those of the user's source (§6 `linenum`).
+ * Deterministic metering of JavaScript contracts by source rewriting (docs/contracts.md §13). The contract
+ * becomes `(function (<meter functions>) { return function () {<source>;return {init, main, query}}; })`:
+ * the meter functions exist only lexically (no global holds them, and the source may not name anything
+ * starting with `__chainsim`), and the inner function has no arguments for `arguments` to reveal. Text is
+ * only inserted (a regular-expression literal is replaced), never a line break, so line numbers in
+ * exceptions and stacks stay those of the user's source; columns shift and are never shown.
  *
- * Metered:
- * - function declarations, function expressions, arrow functions (block and expression bodies), object and
- *   class methods, getters, setters, class constructors: a step at body entry, after any directive prologue,
- *   which also pushes the function's frame on a deterministic stack model (`STEP(bytes); try { body }
- *   finally { STEP_leave(bytes) }`, see frameBytes), so the stack limit does not depend on V8's JIT;
- * - class static blocks: a step at entry;
- * - for, for-in, for-of, while, do-while (block or single-statement bodies, labeled or not): a step at the
- *   start of every iteration's body, so `continue` still pays for each iteration;
- * - parameter default values and class field initializers that contain a call (`f()`, `new F()`, a tagged
- *   template): wrapped `(STEP(), value)`, because they run before the function body's step (otherwise
- *   `function f(a = f()) {}` or `class A { x = new A() }` would recurse without paying).
+ * Metered (the meter functions are described in bootstrap.ts):
+ * - every function body (declarations, expressions, arrows, methods, getters, setters, constructors):
+ *   `const __chainsim_t = enter(frame, weight); try { body } finally { leave(__chainsim_t) }` after any
+ *   directive prologue: a step, the body's static memory weight, and a frame of the stack model
+ *   (frameBytes) that is popped however the body ends;
+ * - every loop iteration and class static block: `step(weight)`, so `continue` still pays;
+ * - parameter defaults and class field initialisers that call something run before any body: they hold a
+ *   frame while they run, `pop(push(frame), value)` (else `function f(n, a = f(n - 1))` would recurse unseen);
+ * - spread arguments `f(...a)`: `pop(push(0), f(...args(a)))` charges the copy and holds 16 bytes of stack
+ *   per argument during the call; spread in arrays `spread(a)`, in objects `sized(o)`;
+ * - every `+`, `+=` and untagged template: `str(value)` caps the string and charges long ones;
+ * - every catch block starts with `caught(e)`: a run stopped by a limit stays stopped, V8's own limits
+ *   become ours;
+ * - every regular-expression literal is built by `regexp(source, flags)` (the linear-time engine).
  *
  * Refused (ContractSourceError): a source over the size limit (155), one that does not parse as a classic
  * script (152), and (152) constructs that would escape metering or that a synchronous contract cannot use:
@@ -24,8 +29,23 @@
 import { createHash } from "node:crypto";
 import { getLineInfo, parse } from "acorn";
 
-/** The metering function the runtime installs in the isolate; contracts may not mention it (nor any name it prefixes). */
-export const STEP_FUNCTION = "__chainsim_step";
+/** The prefix of every name the metering uses; contracts may not mention any name that starts with it. */
+export const RESERVED_PREFIX = "__chainsim";
+
+/** The wrapper's parameters, in order: the runtime (bootstrap.ts) passes its meter functions so. */
+export const METER_FUNCTIONS = [
+  "__chainsim_enter",
+  "__chainsim_leave",
+  "__chainsim_step",
+  "__chainsim_push",
+  "__chainsim_pop",
+  "__chainsim_args",
+  "__chainsim_spread",
+  "__chainsim_sized",
+  "__chainsim_str",
+  "__chainsim_caught",
+  "__chainsim_regexp",
+] as const;
 
 /** 152 contract syntax error; 155 contract limit exceeded (here: code size, compat.md §8). */
 export type ContractSourceErrorCode = 152 | 155;
@@ -46,18 +66,21 @@ export class ContractSourceError extends Error {
 /** The grammar is frozen (not "latest") so that an acorn upgrade cannot change which contracts are accepted. */
 const ECMA_VERSION = 2022;
 
-const STEP_CALL = `${STEP_FUNCTION}();`;
-const WRAP_OPEN = `(${STEP_FUNCTION}(), `;
-/** Leaves a frame entered by STEP_FUNCTION(bytes). */
-export const LEAVE_FUNCTION = `${STEP_FUNCTION}_leave`;
-/** Stands for a function's frame size in inserted text until the walk has counted its slots. */
+const WRAPPER_OPEN = `(function (${METER_FUNCTIONS.join(", ")}) { return function () {`;
+const WRAPPER_CLOSE = `\n;return { init: typeof init === "function" ? init : undefined, main: typeof main === "function" ? main : undefined, query: typeof query === "function" ? query : undefined };\n}; })`;
+const TOKEN = "__chainsim_t";
+const CAUGHT = "__chainsim_e";
+/** Stand for a function's frame size and a body's weight in inserted text until the walk has counted them. */
 const FRAME_PLACEHOLDER = "\u0000frame\u0000";
+const WEIGHT_PLACEHOLDER = "\u0000weight\u0000";
+/** The frame a class field initialiser holds while it runs (the initialiser and the constructor around it). */
+const FIELD_FRAME_BYTES = 256;
 
 /**
- * The stack model (docs/contracts.md, "Limits"): a frame costs a fixed overhead plus one slot per
- * parameter and per declared name in the function. Chosen above what V8's interpreter really uses per
- * frame, so that the model's 512 KiB limit is always reached before V8's own stack overflow, whose depth
- * varies with JIT state and machine.
+ * The stack model (docs/contracts.md §13): a frame costs a fixed overhead plus one slot per parameter, per
+ * declared name in the function and per argument of its widest call (V8's interpreter gives each a
+ * register). Chosen above what V8 really uses per frame, so that the model's 512 KiB limit is always
+ * reached long before V8's own stack overflow (the contract worker's isolates get 64 MiB of real stack).
  */
 export const FRAME_BASE_BYTES = 128;
 export const FRAME_SLOT_BYTES = 16;
@@ -77,6 +100,8 @@ interface AnyNode {
 interface Insertion {
   pos: number;
   text: string;
+  /** The original text up to here is replaced (regular-expression literals, which have no children). */
+  deleteTo?: number;
   /** Closing text (`)` or `}`): at one position closings come before openings, the innermost first. */
   close: boolean;
   depth: number;
@@ -92,12 +117,55 @@ interface Frame {
   inParams: boolean;
   /** The innermost enclosing function's frame, whose slots its declarations add to. */
   owner: FunctionFrame | null;
+  /** The innermost function body, loop body or static block, whose weight its allocating nodes add to. */
+  body: Weighted | null;
 }
 
-/** A function being instrumented: its slot count and the inserted texts that carry its frame size. */
+/** A function being instrumented: its slot count, its widest call and the inserted texts that carry its frame size. */
 interface FunctionFrame {
   slots: number;
+  widestCall: number;
   texts: Insertion[];
+}
+
+/** Code that pays on entry (a function body, a loop body, a static block): its static memory weight. */
+interface Weighted {
+  weight: number;
+  texts: Insertion[];
+}
+
+/**
+ * Bytes a node may allocate each time it runs, for the memory model's static weight (docs/contracts.md
+ * §13). Work that grows with data (strings, spreads, built-ins) is charged when it happens.
+ */
+function allocationWeight(node: AnyNode): number {
+  switch (node.type) {
+    case "ArrayExpression":
+      return 64 + 16 * node.elements.length;
+    case "ObjectExpression":
+      return 64 + 32 * node.properties.length;
+    case "FunctionExpression":
+    case "ArrowFunctionExpression":
+    case "FunctionDeclaration":
+    case "ClassExpression":
+    case "ClassDeclaration":
+      return 128;
+    case "NewExpression":
+      return 64 + 16 * node.arguments.length;
+    case "CallExpression":
+      return 32 + 16 * node.arguments.length;
+    case "TemplateLiteral":
+      return 64;
+    case "AssignmentExpression":
+      return node.left.type === "MemberExpression" ? 64 : 0;
+    case "BinaryExpression":
+    case "UpdateExpression":
+    case "UnaryExpression":
+      return 16;
+    case "Literal":
+      return node.regex ? 64 : 0;
+  }
+  return 0;
 }
 
 const LOOPS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
@@ -169,12 +237,12 @@ function isVariableName(parent: AnyNode | null, key: string): boolean {
 }
 
 function isReserved(name: unknown): boolean {
-  return typeof name === "string" && name.startsWith(STEP_FUNCTION);
+  return typeof name === "string" && name.startsWith(RESERVED_PREFIX);
 }
 
 /**
- * Rewrites a contract so that each function entry and each loop iteration calls STEP_FUNCTION() first.
- * Deterministic: the result depends on `source` only (limits only decide refusal).
+ * Rewrites a contract into its metered wrapper (see the top of this file). Deterministic: the result
+ * depends on `source` only (limits only decide refusal).
  */
 export function instrument(source: string, limits: { codeBytes: number }): string {
   checkSize(source, limits);
@@ -192,6 +260,8 @@ export function instrument(source: string, limits: { codeBytes: number }): strin
     if (error instanceof RangeError) throw new ContractSourceError("SyntaxError: Contract code is nested too deeply");
     throw error;
   }
+  insertions.push({ pos: 0, text: WRAPPER_OPEN, close: false, depth: -1, seq: -1 });
+  insertions.push({ pos: source.length, text: WRAPPER_CLOSE, close: true, depth: -1, seq: -1 });
   return apply(source, insertions);
 }
 
@@ -238,47 +308,73 @@ function collect(source: string, program: AnyNode): Insertion[] {
     }
     return { pos: block.start + 1, prefix: "" };
   };
-  /** `{ STEP(); …` at a block's entry. */
-  const enterBlock = (block: AnyNode, depth: number, directives: boolean) => {
-    const { pos, prefix } = blockEntry(block, directives);
-    add(pos, prefix + STEP_CALL, false, depth);
+  /** `{ step(W); …` at a block's entry (loop bodies, static blocks); the block is weighted from here. */
+  const enterBlock = (block: AnyNode, key: number, prefixText = ""): Weighted => {
+    const weighted: Weighted = { weight: 0, texts: [] };
+    add(block.start + 1, `${prefixText}__chainsim_step(${WEIGHT_PLACEHOLDER});`, false, key);
+    weighted.texts.push(insertions[insertions.length - 1]!);
+    return weighted;
   };
-  /** A function body inside `STEP(bytes); try { … } finally { STEP_leave(bytes) }`: the frame is popped however the body ends. */
-  const enterFunction = (fn: AnyNode, depth: number): FunctionFrame => {
-    const frame: FunctionFrame = { slots: fn.params.length, texts: [] };
-    const enter = `${STEP_FUNCTION}(${FRAME_PLACEHOLDER});try{`;
-    const leave = `}finally{${LEAVE_FUNCTION}(${FRAME_PLACEHOLDER})}`;
+  /** A function body inside `const t = enter(F, W); try { … } finally { leave(t) }`: the frame is popped however the body ends. */
+  const enterFunction = (fn: AnyNode, key: number): [FunctionFrame, Weighted] => {
+    const frame: FunctionFrame = { slots: fn.params.length, widestCall: 0, texts: [] };
+    const weighted: Weighted = { weight: 0, texts: [] };
+    const enter = `const ${TOKEN}=__chainsim_enter(${FRAME_PLACEHOLDER},${WEIGHT_PLACEHOLDER});try{`;
+    const leave = `}finally{__chainsim_leave(${TOKEN})}`;
     const body = fn.body as AnyNode;
     if (body.type === "BlockStatement") {
       const { pos, prefix } = blockEntry(body, true);
       // An empty body: one insertion, since at one position closings would go before openings.
       if (pos === body.end - 1) {
-        add(pos, prefix + enter + leave, false, depth);
+        add(pos, prefix + enter + leave, false, key);
       } else {
-        add(pos, prefix + enter, false, depth);
-        frame.texts.push(insertions[insertions.length - 1]!);
-        add(body.end - 1, leave, true, depth);
+        add(pos, prefix + enter, false, key);
+        add(body.end - 1, leave, true, key);
+        frame.texts.push(insertions[insertions.length - 2]!);
+        weighted.texts.push(insertions[insertions.length - 2]!);
+        return [frame, weighted];
       }
     } else {
       // An expression body becomes a block returning it; `return(` so a line break after `=>` cannot end the statement.
-      add(arrowEnd(source, fn), `{${enter}return(`, false, depth);
-      frame.texts.push(insertions[insertions.length - 1]!);
-      add(fn.end, `)${leave}}`, true, depth);
+      add(arrowEnd(source, fn), `{${enter}return(`, false, key);
+      add(fn.end, `)${leave}}`, true, key);
+      frame.texts.push(insertions[insertions.length - 2]!);
+      weighted.texts.push(insertions[insertions.length - 2]!);
+      return [frame, weighted];
     }
     frame.texts.push(insertions[insertions.length - 1]!);
-    return frame;
+    weighted.texts.push(insertions[insertions.length - 1]!);
+    return [frame, weighted];
   };
-  /** `(STEP(), expr)`: an expression that pays one step each time it is evaluated. */
-  const wrap = (expr: AnyNode, depth: number) => {
-    add(expr.start, WRAP_OPEN, false, depth);
-    add(expr.end, ")", true, depth);
+  /** `open + expr + close` around a node. */
+  const wrap = (node: AnyNode, key: number, open: string, close = ")") => {
+    add(node.start, open, false, key);
+    add(node.end, close, true, key);
+  };
+  /** The node a spread call must be wrapped at: the whole optional chain it is part of, so `?.` still short-circuits. */
+  const callSite = (call: AnyNode): AnyNode => {
+    let node = call;
+    let chain: AnyNode | undefined;
+    for (let up = parents.get(node); up; node = up, up = parents.get(node)) {
+      if (up.type === "ChainExpression") chain = up;
+      else if (!((up.type === "MemberExpression" && up.object === node) || (up.type === "CallExpression" && up.callee === node))) break;
+    }
+    return chain ?? call;
   };
 
   const functions: FunctionFrame[] = [];
-  const stack: Frame[] = [{ node: program, parent: null, key: "", depth: 0, inParams: false, owner: null }];
+  const bodies: Weighted[] = [];
+  const parents = new Map<AnyNode, AnyNode>();
+  const stack: Frame[] = [{ node: program, parent: null, key: "", depth: 0, inParams: false, owner: null, body: null }];
   while (stack.length > 0) {
-    const { node, parent, key, depth, inParams, owner } = stack.pop()!;
+    const { node, parent, key, depth, inParams, owner, body } = stack.pop()!;
+    // Insertion order keys: text around a node at depth k sorts at 2k, text inside it around its children at 2k + 1.
+    const around = 2 * depth;
+    const inside = 2 * depth + 1;
+    if (parent) parents.set(node, parent);
     let childOwner = owner;
+    let childBody = body;
+    if (body) body.weight += allocationWeight(node);
     switch (node.type) {
       case "VariableDeclarator":
       case "FunctionDeclaration":
@@ -288,7 +384,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
     }
     switch (node.type) {
       case "Identifier":
-        if (isReserved(node.name)) refuse(source, node.start, `Reserved identifier ${STEP_FUNCTION} is not allowed in contracts (found "${node.name}")`);
+        if (isReserved(node.name)) refuse(source, node.start, `Reserved identifier ${RESERVED_PREFIX}… is not allowed in contracts (found "${node.name}")`);
         if (isVariableName(parent, key)) {
           if (node.name === "eval") {
             const direct = parent?.type === "CallExpression" && key === "callee";
@@ -298,13 +394,16 @@ function collect(source: string, program: AnyNode): Insertion[] {
         }
         break;
       case "PrivateIdentifier":
-        if (isReserved(node.name)) refuse(source, node.start, `Reserved identifier ${STEP_FUNCTION} is not allowed in contracts (found "#${node.name}")`);
+        if (isReserved(node.name)) refuse(source, node.start, `Reserved identifier ${RESERVED_PREFIX}… is not allowed in contracts (found "#${node.name}")`);
         break;
       case "Literal":
-        if (isReserved(node.value)) refuse(source, node.start, `Reserved identifier ${STEP_FUNCTION} is not allowed in contracts (found the string "${node.value}")`);
+        if (isReserved(node.value)) refuse(source, node.start, `Reserved identifier ${RESERVED_PREFIX}… is not allowed in contracts (found the string "${node.value}")`);
+        if (node.regex) {
+          insertions.push({ pos: node.start, text: `__chainsim_regexp(${JSON.stringify(node.regex.pattern)},${JSON.stringify(node.regex.flags)})`, deleteTo: node.end, close: false, depth: around, seq: seq++ });
+        }
         break;
       case "TemplateElement":
-        if (isReserved(node.value?.cooked)) refuse(source, node.start, `Reserved identifier ${STEP_FUNCTION} is not allowed in contracts (found the template "${node.value.cooked}")`);
+        if (isReserved(node.value?.cooked)) refuse(source, node.start, `Reserved identifier ${RESERVED_PREFIX}… is not allowed in contracts (found the template "${node.value.cooked}")`);
         break;
       case "WithStatement":
         refuse(source, node.start, "'with' statement is not allowed in contracts: it would escape step metering");
@@ -318,13 +417,47 @@ function collect(source: string, program: AnyNode): Insertion[] {
       case "YieldExpression":
         refuse(source, node.start, `yield is not allowed in contracts: ${SYNC}`);
       case "StaticBlock":
-        enterBlock({ ...node, start: staticBlockBrace(source, node) }, depth, false);
+        childBody = enterBlock({ ...node, start: staticBlockBrace(source, node) }, inside);
+        bodies.push(childBody);
         break;
       case "PropertyDefinition":
-        if (node.value && containsCall(node.value)) wrap(node.value, depth + 1);
+        if (node.value && containsCall(node.value)) wrap(node.value, inside, `__chainsim_pop(__chainsim_push(${FIELD_FRAME_BYTES}),`);
         break;
       case "AssignmentPattern":
-        if (inParams && containsCall(node.right)) wrap(node.right, depth + 1);
+        if (inParams && owner && containsCall(node.right)) {
+          wrap(node.right, inside, `__chainsim_pop(__chainsim_push(${FRAME_PLACEHOLDER}),`);
+          owner.texts.push(insertions[insertions.length - 2]!);
+        }
+        break;
+      case "CallExpression":
+      case "NewExpression":
+        if (owner) owner.widestCall = Math.max(owner.widestCall, node.arguments.length);
+        if ((node.arguments as AnyNode[]).some((a) => a.type === "SpreadElement")) wrap(callSite(node), around, "__chainsim_pop(__chainsim_push(0),");
+        for (const argument of node.arguments as AnyNode[]) {
+          if (argument.type === "SpreadElement") wrap(argument.argument, 2 * (depth + 1) + 1, "__chainsim_args(");
+        }
+        break;
+      case "ArrayExpression":
+        for (const element of node.elements as (AnyNode | null)[]) {
+          if (element?.type === "SpreadElement") wrap(element.argument, 2 * (depth + 1) + 1, "__chainsim_spread(");
+        }
+        break;
+      case "ObjectExpression":
+        for (const property of node.properties as AnyNode[]) {
+          if (property.type === "SpreadElement") wrap(property.argument, 2 * (depth + 1) + 1, "__chainsim_sized(");
+        }
+        break;
+      case "BinaryExpression":
+        if (node.operator === "+") wrap(node, around, "__chainsim_str(");
+        break;
+      case "AssignmentExpression":
+        if (node.operator === "+=") wrap(node, around, "__chainsim_str(");
+        break;
+      case "TemplateLiteral":
+        if (parent?.type !== "TaggedTemplateExpression") wrap(node, around, "__chainsim_str(");
+        break;
+      case "CatchClause":
+        catchClause(node, inside);
         break;
     }
 
@@ -334,17 +467,28 @@ function collect(source: string, program: AnyNode): Insertion[] {
       const at = isMethod ? parent!.start : node.start;
       if (node.async) refuse(source, at, `Async ${isMethod ? "method" : "function"} is not allowed in contracts: ${SYNC}`);
       if (node.generator) refuse(source, at, `Generator ${isMethod ? "method" : "function"} is not allowed in contracts: ${SYNC}`);
-      childOwner = enterFunction(node, depth + 1);
+      [childOwner, childBody] = enterFunction(node, inside);
       functions.push(childOwner);
+      bodies.push(childBody);
     } else if (LOOPS.has(node.type)) {
       if (node.type === "ForOfStatement" && node.await) refuse(source, node.start, `for await is not allowed in contracts: ${SYNC}`);
-      const body = node.body as AnyNode;
-      if (body.type === "BlockStatement") {
-        enterBlock(body, depth + 1, false);
+      const loopBody = node.body as AnyNode;
+      let weighted: Weighted;
+      if (loopBody.type === "BlockStatement") {
+        weighted = enterBlock(loopBody, inside);
       } else {
-        add(body.start, `{${STEP_CALL}`, false, depth + 1);
-        add(body.end, "}", true, depth + 1);
+        weighted = enterBlock({ ...loopBody, start: loopBody.start - 1 }, inside, "{");
+        add(loopBody.end, "}", true, inside);
       }
+      bodies.push(weighted);
+      // What runs every iteration (body, test, update, the for-in/of binding) weighs on the iteration's step.
+      const mark = stack.length;
+      for (const [childKey, child] of children(node)) {
+        const once = childKey === "init" || childKey === "right";
+        stack.push({ node: child, parent: node, key: childKey, depth: depth + 1, inParams, owner: childOwner, body: once ? childBody : weighted });
+      }
+      reverseFrom(stack, mark);
+      continue;
     }
 
     // Children go on the stack in reverse, so that the walk (and the first refusal reported) follows source order.
@@ -356,18 +500,40 @@ function collect(source: string, program: AnyNode): Insertion[] {
       const childInParams = isFunction ? childKey === "params" : inParams;
       if (Array.isArray(value)) {
         for (const item of value) {
-          if (isNode(item)) stack.push({ node: item, parent: node, key: childKey, depth: depth + 1, inParams: childInParams, owner: childOwner });
+          if (isNode(item)) stack.push({ node: item, parent: node, key: childKey, depth: depth + 1, inParams: childInParams, owner: childOwner, body: childBody });
         }
       } else if (isNode(value)) {
-        stack.push({ node: value, parent: node, key: childKey, depth: depth + 1, inParams: childInParams, owner: childOwner });
+        stack.push({ node: value, parent: node, key: childKey, depth: depth + 1, inParams: childInParams, owner: childOwner, body: childBody });
       }
     }
     reverseFrom(stack, mark);
   }
-  for (const { slots, texts } of functions) {
-    for (const insertion of texts) insertion.text = insertion.text.replaceAll(FRAME_PLACEHOLDER, String(frameBytes(slots)));
+  for (const { slots, widestCall, texts } of functions) {
+    for (const insertion of texts) insertion.text = insertion.text.replaceAll(FRAME_PLACEHOLDER, String(frameBytes(slots + widestCall)));
+  }
+  for (const { weight, texts } of bodies) {
+    for (const insertion of texts) insertion.text = insertion.text.replaceAll(WEIGHT_PLACEHOLDER, String(weight));
   }
   return insertions;
+
+  /**
+   * `catch (e) { caught(e); … }`. A missing binding gets one; a destructuring pattern moves into the block:
+   * `catch (__chainsim_e) { caught(__chainsim_e); let PATTERN = __chainsim_e; if (1) { … } }` (insertions only).
+   */
+  function catchClause(node: AnyNode, key: number): void {
+    const param = node.param as AnyNode | null;
+    const block = node.body as AnyNode;
+    if (!param) {
+      add(node.start + "catch".length, ` (${CAUGHT})`, false, key);
+      add(block.start + 1, `__chainsim_caught(${CAUGHT});`, false, key);
+    } else if (param.type === "Identifier") {
+      add(block.start + 1, `__chainsim_caught(${param.name});`, false, key);
+    } else {
+      add(param.start, `${CAUGHT}) { __chainsim_caught(${CAUGHT}); let `, false, key);
+      add(param.end, ` = ${CAUGHT}; if (1`, true, key);
+      add(block.end, "}", true, key);
+    }
+  }
 }
 
 function reverseFrom<T>(array: T[], from: number): void {
@@ -423,10 +589,10 @@ function apply(source: string, insertions: Insertion[]): string {
   });
   const parts: string[] = [];
   let last = 0;
-  for (const { pos, text } of insertions) {
+  for (const { pos, text, deleteTo } of insertions) {
     if (pos > last) parts.push(source.slice(last, pos));
     parts.push(text);
-    last = pos;
+    last = Math.max(last, deleteTo ?? pos);
   }
   parts.push(source.slice(last));
   return parts.join("");

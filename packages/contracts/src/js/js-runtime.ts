@@ -1,13 +1,19 @@
 import ivm from "isolated-vm";
+import { setFlagsFromString } from "node:v8";
 import { BuiltinError, type ContractEnvironment, type ContractHost } from "../host.js";
 import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, truncateUtf8 } from "../failure.js";
 import type { ContractLimits } from "../limits.js";
 import { utilsCrypto } from "../utils-host.js";
-import { bootstrap } from "./bootstrap.js";
+import { bootstrap, type BootstrapConfig, type RunReport } from "./bootstrap.js";
 import { installChain } from "./chain-builtins.js";
-import { ContractSourceError, STEP_FUNCTION, instrumentCached } from "./instrument.js";
+import { installGuards } from "./guards.js";
+import { ContractSourceError, instrumentCached } from "./instrument.js";
 import { lintContract } from "./lint.js";
 import { installUtils } from "./utils-builtins.js";
+
+// Every contract regular expression runs on V8's linear-time engine (its `l` flag), so matching time grows
+// with the input, never exponentially (docs/contracts.md §13). The flag only adds that engine.
+setFlagsFromString("--enable-experimental-regexp-engine");
 
 export type EntryPoint = "init" | "main" | "query";
 
@@ -16,7 +22,7 @@ export interface StepMeter {
   used: number;
   readonly limit: number;
   exhausted: boolean;
-  /** A failure that fails the whole transaction whatever the contract does (a failed sub-transaction). */
+  /** A failure that fails the whole transaction whatever the contract does (a failed sub-transaction, a limit). */
   fatal?: Error;
 }
 
@@ -37,34 +43,70 @@ export interface ExecutionRequest {
 }
 
 export interface ExecutionOutcome {
-  /** The entry point's return value, copied out of the isolate. */
+  /** The entry point's return value: a string, a boolean, or NOT_CROSSABLE. */
   value: unknown;
+  /** Bytes of the deterministic memory model the run allocated. */
   memoryUsage: number;
   /** Peak bytes of the deterministic stack model (instrument.ts frameBytes). */
   stackUsage: number;
   applyTimeUs: number;
 }
 
-/** Evaluates to a function that prepares a fresh context; compiled once per isolate. */
-const BOOTSTRAP_SOURCE = `(function (call, crypto, log, exhausted, optionsJson) {
-  (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted }, JSON.parse(optionsJson), ${installUtils.toString()}, ${installChain.toString()});
-})`;
-const STACK_EXCEEDED = "Stack exceeding limit";
-/** What an entry point's return value becomes when it cannot be copied out of the isolate. */
+/** What an entry point's return value becomes when it is neither a string nor a boolean. */
 export const NOT_CROSSABLE = Object.freeze({ notCrossable: true });
 
-/** Source characters of compiled scripts kept per isolate (a small share of the 30 MiB heap). */
-const SCRIPT_CACHE_BYTES = 1024 * 1024;
+const STEP_LIMIT = "Step exceeding limit";
+const MEMORY_LIMIT = "Memory exceeding limit";
 
 /**
- * JavaScript contracts in isolated-vm. One isolate per nesting depth, reused across executions (a caller's
- * isolate is blocked while its callee runs); every execution gets a fresh context, so contract globals never
- * leak between runs. An isolate killed by its heap limit is replaced.
+ * The bootstrap baked into a V8 startup snapshot: every isolate starts with it done, which is several times
+ * faster than running it per isolate. The host references cannot live in a snapshot, so `__chainsim_init`
+ * hands them in before any contract code runs, and removes itself. Everything inside is strict.
+ */
+function snapshotSource(config: BootstrapConfig): string {
+  return `(function () {
+  "use strict";
+  const refs = { call: null, crypto: null, log: null, exhausted: null };
+  const api = (${bootstrap.toString()})(globalThis, refs, ${JSON.stringify(config)}, ${installGuards.toString()}, ${installUtils.toString()}, ${installChain.toString()});
+  Object.defineProperty(globalThis, "__chainsim_init", { configurable: true, value: function (call, crypto, log, exhausted) {
+    delete globalThis.__chainsim_init;
+    Object.defineProperty(Error, "stackTraceLimit", { value: 10, writable: false, enumerable: false, configurable: false });
+    refs.call = call;
+    refs.crypto = crypto;
+    refs.log = log;
+    refs.exhausted = exhausted;
+    return api;
+  } });
+})();`;
+}
+
+/** Not "contract.js": stack traces keep only the contract's own frames. */
+const BOOTSTRAP_FILENAME = "chainsim-bootstrap";
+
+/** An isolate with the bootstrap done, waiting for its one run. */
+interface PreparedIsolate {
+  isolate: ivm.Isolate;
+  context: ivm.Context;
+  /** The request the isolate's host references serve. */
+  slot: { request?: ExecutionRequest };
+  begin: ivm.Reference;
+  run: ivm.Reference;
+  counts: ivm.Reference;
+  references: ivm.Reference[];
+}
+
+/**
+ * JavaScript contracts in isolated-vm. Every run (each nesting level too) gets an isolate of its own that
+ * is disposed afterwards, so nothing a run leaves (symbols, heap, compiled code) reaches the next one; one
+ * isolate is kept prepared so that creating it stays off the critical path. Steps, the stack and memory are
+ * counted by deterministic models inside the isolate (bootstrap.ts); V8's heap limit and the wall clock
+ * are guards only (docs/contracts.md §13).
  */
 export class JsRuntime {
-  private readonly isolates: (ivm.Isolate | undefined)[] = [];
-  /** Compiling costs more than running a typical contract, so scripts are compiled once per isolate. */
-  private readonly scripts = new WeakMap<ivm.Isolate, Map<string, ivm.Script>>();
+  private spare?: Promise<PreparedIsolate>;
+  private readonly live = new Set<ivm.Isolate>();
+  private snapshot?: ivm.ExternalCopy<ArrayBuffer>;
+  private disposed = false;
 
   constructor(private readonly limits: ContractLimits) {}
 
@@ -79,98 +121,135 @@ export class JsRuntime {
   async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
     const started = performance.now();
     const code = this.instrument(request.code);
-    const isolate = this.isolate(request.depth);
-    let context: ivm.Context | undefined;
+    const prepared = await this.take();
+    const { isolate, context } = prepared;
+    prepared.slot.request = request;
     let counted = false;
-    const refs = [
-      new ivm.Reference((name: string, argsJson: string, spent: number) => this.hostCall(request, name, argsJson, spent)),
-      new ivm.Reference(utilsCrypto),
-      new ivm.Reference((text: string) => request.log(String(text))),
-      new ivm.Reference((reason: unknown) => {
-        if (reason === STACK_EXCEEDED) request.meter.fatal ??= new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STACK_EXCEEDED);
-        else request.meter.exhausted = true;
-      }),
-    ];
     try {
-      context = await isolate.createContext();
-      const options = {
-        budget: request.meter.limit - request.meter.used,
-        stackBytes: this.limits.stackBytes,
-        builtinSteps: this.limits.builtinSteps,
-        costlyBuiltinSteps: this.limits.costlyBuiltinSteps,
-        stepFunction: STEP_FUNCTION,
-        env: request.env,
-        readOnly: request.readOnly,
-      };
-      const prepare = (await (await this.compile(isolate, BOOTSTRAP_SOURCE, "bootstrap.js")).run(context, { reference: true })) as ivm.Reference;
+      await prepared.begin.apply(undefined, [request.meter.limit - request.meter.used, JSON.stringify(request.env), request.readOnly]);
+      let script: ivm.Script;
       try {
-        await prepare.apply(undefined, [...refs, JSON.stringify(options)]);
-      } finally {
-        prepare.release();
+        script = await isolate.compileScript(code, { filename: "contract.js" });
+      } catch (error) {
+        if (isolate.isDisposed) throw error;
+        throw new ContractFailure(CONTRACT_SYNTAX_ERROR, truncateUtf8(String((error as Error).message)));
       }
-      const value = await this.run(isolate, context, code, request);
+      const timeout = () => Math.max(1, Math.floor(request.deadline - performance.now()));
+      const wrapper = (await script.run(context, { reference: true, timeout: timeout() })) as ivm.Reference;
+      const reportJson = (await prepared.run.apply(undefined, [wrapper.derefInto(), request.entry, request.input], { timeout: timeout(), result: { copy: true } })) as string;
+      wrapper.release();
+      const report = JSON.parse(reportJson) as RunReport;
       counted = true;
-      const stackUsage = await this.countSteps(context, request.meter);
-      // A failed sub-transaction or the step limit fails the execution even when the contract caught it.
-      if (request.meter.fatal || request.meter.exhausted) throw new Error("failed inside a caught exception");
+      this.count(request.meter, report.used);
+      // A failed sub-transaction or a limit fails the execution even when the contract caught it.
+      if (request.meter.fatal || request.meter.exhausted || report.dead) throw new Error("the run died on a limit");
+      if (report.lost) throw new ContractFailure(CONTRACT_EXECUTE_FAIL, `Lost of ${request.entry} function`);
+      if (report.thrown) {
+        const { exception, linenum, stack } = report.thrown;
+        throw new ContractFailure(CONTRACT_EXECUTE_FAIL, truncateUtf8(exception), linenum, truncateUtf8(stack, 2048));
+      }
       return {
-        value,
-        memoryUsage: (await isolate.getHeapStatistics()).used_heap_size,
-        stackUsage,
+        value: report.other ? NOT_CROSSABLE : report.value,
+        memoryUsage: report.memory,
+        stackUsage: report.stackPeak,
         applyTimeUs: Math.round((performance.now() - started) * 1000),
       };
     } catch (error) {
-      if (context && !counted) await this.countSteps(context, request.meter);
+      if (!counted) await this.countAfterStop(prepared, request.meter);
       throw this.failure(error, isolate, request);
     } finally {
-      if (context && !isolate.isDisposed) context.release();
-      refs.forEach((r) => r.release());
+      prepared.slot.request = undefined;
+      this.discard(prepared);
     }
-  }
-
-  /**
-   * Adds the steps the isolate counted since its last host call to the meter (checking the total too) and
-   * answers the run's stack peak. Async: a synchronous call would block Node's event loop for as long as
-   * another run occupies the isolate.
-   */
-  private async countSteps(context: ivm.Context, meter: StepMeter): Promise<number> {
-    let counts: unknown;
-    try {
-      counts = await context.eval(`[${STEP_FUNCTION}_used(), ${STEP_FUNCTION}_stack()]`, { copy: true });
-    } catch {
-      return 0; // the context died with its isolate: the execution failed anyway
-    }
-    const [spent, stack] = Array.isArray(counts) ? counts : [];
-    if (typeof spent === "number" && Number.isInteger(spent) && spent >= 0) meter.used += spent;
-    else meter.exhausted = true;
-    if (meter.used > meter.limit) meter.exhausted = true;
-    return typeof stack === "number" ? stack : 0;
   }
 
   dispose(): void {
-    for (const isolate of this.isolates) if (isolate && !isolate.isDisposed) isolate.dispose();
-    this.isolates.length = 0;
+    this.disposed = true;
+    for (const isolate of this.live) if (!isolate.isDisposed) isolate.dispose();
+    this.live.clear();
+    this.spare = undefined;
   }
 
-  private async run(isolate: ivm.Isolate, context: ivm.Context, code: string, request: ExecutionRequest): Promise<unknown> {
-    const script = await this.compile(isolate, code, "contract.js").catch((error: Error) => {
-      throw new ContractFailure(CONTRACT_SYNTAX_ERROR, truncateUtf8(String(error.message)));
-    });
-    const timeout = () => Math.max(1, Math.floor(request.deadline - performance.now()));
-    await script.run(context, { timeout: timeout() });
-    const entry = await context.global.get(request.entry, { reference: true });
-    if (entry.typeof !== "function") {
-      entry.release();
-      throw new ContractFailure(CONTRACT_EXECUTE_FAIL, `Lost of ${request.entry} function`);
-    }
+  /** The prepared isolate, and the preparation of the next one started. */
+  private async take(): Promise<PreparedIsolate> {
+    if (this.disposed) throw new Error("the contract runtime is disposed");
+    const next = this.spare ?? this.prepare();
+    this.spare = this.prepare();
+    this.spare.catch(() => {}); // a failure surfaces when that isolate is taken
+    return next;
+  }
+
+  private async prepare(): Promise<PreparedIsolate> {
+    this.snapshot ??= ivm.Isolate.createSnapshot([{ code: snapshotSource(this.bootstrapConfig()), filename: BOOTSTRAP_FILENAME }]);
+    const isolate = new ivm.Isolate({ memoryLimit: this.limits.engineHeapMiB, snapshot: this.snapshot });
+    this.live.add(isolate);
+    const slot: { request?: ExecutionRequest } = {};
+    const active = (): ExecutionRequest => {
+      if (!slot.request) throw new Error("no contract run is active in this isolate");
+      return slot.request;
+    };
+    const references = [
+      new ivm.Reference((name: string, argsJson: string, spent: number) => this.hostCall(active(), name, argsJson, spent)),
+      new ivm.Reference(utilsCrypto),
+      new ivm.Reference((text: string) => active().log(String(text))),
+      new ivm.Reference((reason: unknown) => {
+        const meter = active().meter;
+        if (reason === STEP_LIMIT) meter.exhausted = true;
+        else meter.fatal ??= new ContractFailure(CONTRACT_LIMIT_EXCEEDED, String(reason));
+      }),
+    ];
     try {
-      return await entry.apply(undefined, [request.input], { timeout: timeout(), result: { copy: true } });
+      const context = await isolate.createContext();
+      const init = (await context.global.get("__chainsim_init", { reference: true })) as ivm.Reference;
+      const api = (await init.apply(undefined, references, { result: { reference: true } })) as ivm.Reference;
+      init.release();
+      const [begin, run, counts] = await Promise.all(["begin", "run", "counts"].map((name) => api.get(name, { reference: true }) as Promise<ivm.Reference>));
+      api.release();
+      return { isolate, context, slot, begin: begin!, run: run!, counts: counts!, references };
     } catch (error) {
-      // A function or symbol cannot leave the isolate; only strings and booleans cross anyway.
-      if (error instanceof Error && /could not be cloned|Unsupported type/.test(error.message)) return NOT_CROSSABLE;
+      references.forEach((r) => r.release());
+      this.live.delete(isolate);
+      if (!isolate.isDisposed) isolate.dispose();
       throw error;
-    } finally {
-      entry.release();
+    }
+  }
+
+  private bootstrapConfig(): BootstrapConfig {
+    const l = this.limits;
+    return {
+      stackBytes: l.stackBytes,
+      memoryBytes: l.memoryBytes,
+      builtinSteps: l.builtinSteps,
+      costlyBuiltinSteps: l.costlyBuiltinSteps,
+      sizeUnit: l.sizeUnit,
+      maxStringLength: l.maxStringLength,
+      maxReturnLength: l.maxReturnLength,
+      maxLogLength: l.maxLogLength,
+      guards: { maxStringLength: l.maxStringLength, unit: l.sizeUnit, memoryBytes: l.memoryBytes },
+    };
+  }
+
+  private discard(prepared: PreparedIsolate): void {
+    for (const reference of [prepared.begin, prepared.run, prepared.counts, ...prepared.references]) reference.release();
+    this.live.delete(prepared.isolate);
+    if (!prepared.isolate.isDisposed) prepared.isolate.dispose();
+  }
+
+  /** Adds steps the isolate counted since its last host call to the meter, checking the total. */
+  private count(meter: StepMeter, spent: unknown): void {
+    if (typeof spent === "number" && Number.isInteger(spent) && spent >= 0) meter.used += spent;
+    else meter.exhausted = true;
+    if (meter.used > meter.limit) meter.exhausted = true;
+  }
+
+  /** Steps of a run the host stopped (time guard) or that threw past the bootstrap; nothing if the isolate is gone. */
+  private async countAfterStop(prepared: PreparedIsolate, meter: StepMeter): Promise<void> {
+    if (prepared.isolate.isDisposed) return;
+    try {
+      const counts = JSON.parse((await prepared.counts.apply(undefined, [], { timeout: 100, result: { copy: true } })) as string) as number[];
+      this.count(meter, counts[0]);
+    } catch {
+      // the isolate cannot answer: the execution failed anyway
     }
   }
 
@@ -178,11 +257,9 @@ export class JsRuntime {
   private async hostCall(request: ExecutionRequest, name: string, argsJson: string, spent: number): Promise<string> {
     const meter = request.meter;
     // The isolate's count is checked here too, in case contract code found a way to tamper with it.
-    if (typeof spent !== "number" || !Number.isInteger(spent) || spent < 0) meter.exhausted = true;
-    else meter.used += spent;
-    if (meter.used > meter.limit) meter.exhausted = true;
+    this.count(meter, spent);
     // Once the steps are spent or a contract transaction failed, the execution is lost: refuse more work.
-    if (meter.exhausted) return JSON.stringify({ e: "Step exceeding limit", budget: 0 });
+    if (meter.exhausted) return JSON.stringify({ e: STEP_LIMIT, budget: 0 });
     if (meter.fatal) return JSON.stringify({ e: meter.fatal.message, budget: 0 });
     let answer: { r?: unknown; e?: string };
     try {
@@ -198,49 +275,12 @@ export class JsRuntime {
   private failure(error: unknown, isolate: ivm.Isolate, request: ExecutionRequest): Error {
     if (request.meter.fatal) return request.meter.fatal;
     if (error instanceof ContractFailure) return error;
-    if (request.meter.exhausted) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Step exceeding limit");
-    if (isolate.isDisposed) {
-      if (this.isolates[request.depth] === isolate) this.isolates[request.depth] = undefined;
-      return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Memory exceeding limit");
-    }
+    if (request.meter.exhausted) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STEP_LIMIT);
+    if (isolate.isDisposed) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, MEMORY_LIMIT);
     const message = error instanceof Error ? error.message : String(error);
     if (/Script execution timed out/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Time expired");
-    // V8's own limit, should a contract find a way past the model's (deep recursion inside a built-in).
-    if (/Maximum call stack size exceeded/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STACK_EXCEEDED);
-    // Only the contract's own frames: the record is part of the ledger, so it must not depend on where or
-    // which version of this node runs it.
-    const frames = (error instanceof Error ? (error.stack ?? "") : "").split("\n").filter((l) => l.includes("contract.js:"));
-    const line = /contract\.js:(\d+)/.exec(frames[0] ?? "");
-    const exception = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return new ContractFailure(CONTRACT_EXECUTE_FAIL, truncateUtf8(exception), line ? Number(line[1]) : 0, truncateUtf8(frames.map((l) => l.trim()).join("\n"), 2048));
-  }
-
-  /**
-   * A compiled script, kept per isolate while small: compiled code lives in the isolate's heap, which the
-   * contracts' own limit shares, so the cache holds at most SCRIPT_CACHE_BYTES of source, least recently
-   * used first out. An evicted script is left to the garbage collector (a running execution may hold it).
-   */
-  private async compile(isolate: ivm.Isolate, source: string, filename: string): Promise<ivm.Script> {
-    let cache = this.scripts.get(isolate);
-    if (!cache) this.scripts.set(isolate, (cache = new Map()));
-    const cached = cache.get(source);
-    if (cached) {
-      cache.delete(source);
-      cache.set(source, cached);
-      return cached;
-    }
-    const script = await isolate.compileScript(source, { filename });
-    if (source.length <= SCRIPT_CACHE_BYTES / 8) {
-      cache.set(source, script);
-      let total = 0;
-      for (const key of cache.keys()) total += key.length;
-      for (const key of cache.keys()) {
-        if (total <= SCRIPT_CACHE_BYTES) break;
-        cache.delete(key);
-        total -= key.length;
-      }
-    }
-    return script;
+    // Anything else escaped the bootstrap's own handling (V8 refused to run the code): the same on every validator.
+    return new ContractFailure(CONTRACT_EXECUTE_FAIL, truncateUtf8(message));
   }
 
   private instrument(code: string): string {
@@ -250,14 +290,5 @@ export class JsRuntime {
       if (error instanceof ContractSourceError) throw new ContractFailure(error.code, truncateUtf8(error.message));
       throw error;
     }
-  }
-
-  private isolate(depth: number): ivm.Isolate {
-    let isolate = this.isolates[depth];
-    if (!isolate || isolate.isDisposed) {
-      isolate = new ivm.Isolate({ memoryLimit: this.limits.heapMiB });
-      this.isolates[depth] = isolate;
-    }
-    return isolate;
   }
 }

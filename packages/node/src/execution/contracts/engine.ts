@@ -73,6 +73,8 @@ export class ContractRun {
   readonly queryReturns: QueryReturn[] = [];
   /** Utils.log lines, in order, with the contract that wrote each. */
   readonly logs: { contract: string; text: string }[] = [];
+  /** Utils.log text kept so far; past `limits.maxLogPerTransaction` lines are dropped (docs/contracts.md §13). */
+  private logLength = 0;
   /** Index of the user operation being applied (the trigger of contract-made transactions). */
   operationIndex = 0;
   /** Source of the user operation being applied: `Chain.tx.sender`, fixed across nested calls (contract-runtime.md §3). */
@@ -179,6 +181,9 @@ export class ContractRun {
         meter: this.meter,
         deadline: this.deadline,
         log: (text) => {
+          if (this.logLength >= this.limits.maxLogPerTransaction) return;
+          this.logLength += text.length;
+          if (this.logLength >= this.limits.maxLogPerTransaction) text = "… log limit reached";
           this.logs.push({ contract: frame.codeAddress, text });
           this.trace?.(`contract ${frame.codeAddress} (tx ${this.tx.hashHex || "query"}): ${text}`);
         },
