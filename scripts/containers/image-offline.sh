@@ -50,6 +50,11 @@ copy_libs() { # copies every library `ldd FILE` resolves, dereferenced, at the p
   done
 }
 copy_libs "$node_bin"
+# The validator starts its contract worker through /bin/sh (to raise the worker's stack limit).
+sh_bin=$(readlink -f /bin/sh)
+mkdir -p "$root/bin"
+cp "$sh_bin" "$root/bin/sh"
+copy_libs "$sh_bin"
 
 # --- The application: package manifests, compiled sources (no tests), manifests -------------------------
 # Runtime packages: what the `chainsim` command loads (the client SDK and the e2e tests are not needed).

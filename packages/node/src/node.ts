@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import { addressFromPublicKey, decodePrivateKey, parseJson } from "@chainsim/protocol";
 import { Ed25519Verifier, NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
-import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
+import { ContractWorkerRuntime, DEFAULT_CONTRACT_LIMITS } from "@chainsim/contracts";
 import { parseHostPort, parseNodeConfig, type NodeConfig } from "./config.js";
 import type { NodeContext } from "./context.js";
 import { SignatureChecker } from "./execution/authorization.js";
@@ -47,9 +47,10 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   try {
     const signatures = new SignatureChecker(new Ed25519Verifier());
     const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config.contracts.steps, builtinSteps: config.contracts.builtin_steps, lint: config.contracts.lint };
-    const contracts = { runtime: new JsRuntime(limits), limits, trace: log };
-    // callContract gets isolates of its own: a query must never wait in, or damage, a ledger's isolate.
-    const queries = { runtime: new JsRuntime(limits), limits };
+    // Contracts run in worker processes that may die without taking the validator along; callContract gets a
+    // worker of its own: a query must never wait in, or damage, the one that executes ledgers.
+    const contracts = { runtime: new ContractWorkerRuntime(limits, { log }), limits, trace: log };
+    const queries = { runtime: new ContractWorkerRuntime(limits, { log }), limits };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
     const events = new EventServer({ ledgers, txs, validatorAddress, chainId: config.genesis.chain_id, log });

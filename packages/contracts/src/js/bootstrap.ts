@@ -308,7 +308,7 @@ export function bootstrap(
     return text;
   };
   defineProperty(global.Error, "prepareStackTrace", { value: formatStack, writable: false, enumerable: false, configurable: false });
-  // Error.stackTraceLimit is fixed when the isolate starts (js-runtime.ts): V8 adds it to every new context.
+  // Error.stackTraceLimit is fixed last, by the script that runs this (js-runtime.ts).
 
   // ---- host bridges ---------------------------------------------------------------------------------
   const call = (name: string, argsJson: string) => {

@@ -3,12 +3,12 @@ import { setFlagsFromString } from "node:v8";
 import { BuiltinError, type ContractEnvironment, type ContractHost } from "../host.js";
 import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, truncateUtf8 } from "../failure.js";
 import type { ContractLimits } from "../limits.js";
+import type { ContractRuntime } from "../runtime.js";
 import { utilsCrypto } from "../utils-host.js";
 import { bootstrap, type BootstrapConfig, type RunReport } from "./bootstrap.js";
 import { installChain } from "./chain-builtins.js";
 import { installGuards } from "./guards.js";
-import { ContractSourceError, instrumentCached } from "./instrument.js";
-import { lintContract } from "./lint.js";
+import { instrumentContract, validateContract } from "../validate.js";
 import { installUtils } from "./utils-builtins.js";
 
 // Every contract regular expression runs on V8's linear-time engine (its `l` flag), so matching time grows
@@ -59,26 +59,15 @@ const STEP_LIMIT = "Step exceeding limit";
 const MEMORY_LIMIT = "Memory exceeding limit";
 
 /**
- * The bootstrap baked into a V8 startup snapshot: every isolate starts with it done, which is several times
- * faster than running it per isolate. The host references cannot live in a snapshot, so `__chainsim_init`
- * hands them in before any contract code runs, and removes itself. Everything inside is strict.
+ * Evaluates to the function that prepares a fresh isolate: it runs the bootstrap with the host references
+ * and answers the functions the host drives the run with. Everything inside is strict.
  */
-function snapshotSource(config: BootstrapConfig): string {
-  return `(function () {
+const BOOTSTRAP_SOURCE = `(function (call, crypto, log, exhausted, configJson) {
   "use strict";
-  const refs = { call: null, crypto: null, log: null, exhausted: null };
-  const api = (${bootstrap.toString()})(globalThis, refs, ${JSON.stringify(config)}, ${installGuards.toString()}, ${installUtils.toString()}, ${installChain.toString()});
-  Object.defineProperty(globalThis, "__chainsim_init", { configurable: true, value: function (call, crypto, log, exhausted) {
-    delete globalThis.__chainsim_init;
-    Object.defineProperty(Error, "stackTraceLimit", { value: 10, writable: false, enumerable: false, configurable: false });
-    refs.call = call;
-    refs.crypto = crypto;
-    refs.log = log;
-    refs.exhausted = exhausted;
-    return api;
-  } });
-})();`;
-}
+  const api = (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted }, JSON.parse(configJson), ${installGuards.toString()}, ${installUtils.toString()}, ${installChain.toString()});
+  Object.defineProperty(Error, "stackTraceLimit", { value: 10, writable: false, enumerable: false, configurable: false });
+  return api;
+})`;
 
 /** Not "contract.js": stack traces keep only the contract's own frames. */
 const BOOTSTRAP_FILENAME = "chainsim-bootstrap";
@@ -102,25 +91,22 @@ interface PreparedIsolate {
  * counted by deterministic models inside the isolate (bootstrap.ts); V8's heap limit and the wall clock
  * are guards only (docs/contracts.md §13).
  */
-export class JsRuntime {
+export class JsRuntime implements ContractRuntime {
   private spare?: Promise<PreparedIsolate>;
   private readonly live = new Set<ivm.Isolate>();
-  private snapshot?: ivm.ExternalCopy<ArrayBuffer>;
+  /** V8's code cache of the bootstrap, shared by every isolate: compiling it is most of preparing one. */
+  private bootstrapCache?: ivm.ExternalCopy<ArrayBuffer>;
   private disposed = false;
 
   constructor(private readonly limits: ContractLimits) {}
 
-  /** Checks code before deployment: parses and instruments it (152 / 155 on failure), and lints it if the network asks (152). */
   validate(code: string): void {
-    this.instrument(code);
-    if (!this.limits.lint) return;
-    const warnings = lintContract(code);
-    if (warnings.length > 0) throw new ContractFailure(CONTRACT_SYNTAX_ERROR, JSON.stringify(warnings));
+    validateContract(code, this.limits);
   }
 
   async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
     const started = performance.now();
-    const code = this.instrument(request.code);
+    const code = instrumentContract(request.code, this.limits);
     const prepared = await this.take();
     const { isolate, context } = prepared;
     prepared.slot.request = request;
@@ -180,8 +166,7 @@ export class JsRuntime {
   }
 
   private async prepare(): Promise<PreparedIsolate> {
-    this.snapshot ??= ivm.Isolate.createSnapshot([{ code: snapshotSource(this.bootstrapConfig()), filename: BOOTSTRAP_FILENAME }]);
-    const isolate = new ivm.Isolate({ memoryLimit: this.limits.engineHeapMiB, snapshot: this.snapshot });
+    const isolate = new ivm.Isolate({ memoryLimit: this.limits.engineHeapMiB });
     this.live.add(isolate);
     const slot: { request?: ExecutionRequest } = {};
     const active = (): ExecutionRequest => {
@@ -200,9 +185,15 @@ export class JsRuntime {
     ];
     try {
       const context = await isolate.createContext();
-      const init = (await context.global.get("__chainsim_init", { reference: true })) as ivm.Reference;
-      const api = (await init.apply(undefined, references, { result: { reference: true } })) as ivm.Reference;
-      init.release();
+      const script = await isolate.compileScript(BOOTSTRAP_SOURCE, {
+        filename: BOOTSTRAP_FILENAME,
+        ...(this.bootstrapCache ? { cachedData: this.bootstrapCache } : { produceCachedData: true }),
+      });
+      const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
+      if (!this.bootstrapCache && produced) this.bootstrapCache = produced;
+      const factory = (await script.run(context, { reference: true })) as ivm.Reference;
+      const api = (await factory.apply(undefined, [...references, JSON.stringify(this.bootstrapConfig())], { result: { reference: true } })) as ivm.Reference;
+      factory.release();
       const [begin, run, counts] = await Promise.all(["begin", "run", "counts"].map((name) => api.get(name, { reference: true }) as Promise<ivm.Reference>));
       api.release();
       return { isolate, context, slot, begin: begin!, run: run!, counts: counts!, references };
@@ -281,14 +272,5 @@ export class JsRuntime {
     if (/Script execution timed out/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Time expired");
     // Anything else escaped the bootstrap's own handling (V8 refused to run the code): the same on every validator.
     return new ContractFailure(CONTRACT_EXECUTE_FAIL, truncateUtf8(message));
-  }
-
-  private instrument(code: string): string {
-    try {
-      return instrumentCached(code, this.limits);
-    } catch (error) {
-      if (error instanceof ContractSourceError) throw new ContractFailure(error.code, truncateUtf8(error.message));
-      throw error;
-    }
   }
 }

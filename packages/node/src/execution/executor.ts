@@ -12,7 +12,7 @@ import {
   type RawTransactionEnvStore,
   type SignedTransaction,
 } from "@chainsim/protocol";
-import type { ContractLimits, JsRuntime } from "@chainsim/contracts";
+import type { ContractLimits, ContractRuntime } from "@chainsim/contracts";
 import { AccountTree } from "../state/account-tree.js";
 import { StateView } from "../state/state-view.js";
 import type { AccountStore } from "../storage/account-store.js";
@@ -49,7 +49,7 @@ export interface ExecutedLedger {
 
 /** The contract runtime a node shares across ledgers, and the limits of every execution. */
 export interface ContractSupport {
-  runtime: JsRuntime;
+  runtime: ContractRuntime;
   limits: ContractLimits;
   /** The node's trace log, where transactions' Utils.log lines go. */
   trace?: (line: string) => void;

@@ -1,7 +1,7 @@
 import {
   BuiltinError,
   ContractFailure,
-  JsRuntime,
+  type ContractRuntime,
   type ContractEnvironment,
   type ContractLimits,
   type EntryPoint,
@@ -84,7 +84,7 @@ export class ContractRun {
   stackUsage = 0;
 
   constructor(
-    readonly runtime: JsRuntime,
+    readonly runtime: ContractRuntime,
     readonly limits: ContractLimits,
     readonly state: StateView,
     readonly params: ChainParams,

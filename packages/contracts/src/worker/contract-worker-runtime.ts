@@ -1,0 +1,185 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { CONTRACT_LIMIT_EXCEEDED, ContractFailure } from "../failure.js";
+import { BuiltinError } from "../host.js";
+import type { ContractLimits } from "../limits.js";
+import type { ExecutionOutcome, ExecutionRequest } from "../js/js-runtime.js";
+import type { ContractRuntime } from "../runtime.js";
+import { validateContract } from "../validate.js";
+import type { FromWorker, MeterState, ToWorker } from "./protocol.js";
+
+export interface WorkerOptions {
+  /** RLIMIT_STACK of the worker in KiB: its isolate threads get that much real stack. */
+  stackKiB?: number;
+  /** Where a worker's death is reported. */
+  log?: (line: string) => void;
+}
+
+/** The real stack an isolate needs so that the stack model (512 KiB) always trips far earlier (docs/contracts.md §13). */
+const MIN_STACK_BYTES = 16 * 1024 * 1024;
+const WORKER_PATH = fileURLToPath(new URL("./worker-main.js", import.meta.url));
+/** What a run that was in flight when its worker died becomes: the same on every validator. */
+const DIED = "Memory exceeding limit";
+
+interface Child {
+  process: ChildProcess;
+  ready: Promise<void>;
+  runs: Map<number, { request: ExecutionRequest; resolve: (outcome: ExecutionOutcome) => void; reject: (error: Error) => void }>;
+}
+
+/**
+ * Runs contracts in a child process (worker-main.ts), so that nothing a contract does (V8 aborting on
+ * out-of-memory included) can end the validator. A dead worker fails the runs it had with 155 "Memory
+ * exceeding limit" and the next run starts a new one. Host calls and logs travel over IPC; the step
+ * meter stays here and is sent with every message, so nested runs share one budget as in-process.
+ */
+export class ContractWorkerRuntime implements ContractRuntime {
+  private child?: Child;
+  private nextRun = 0;
+  private disposed = false;
+  private readonly stackKiB: number;
+  private readonly killOnExit = () => this.child?.process.kill("SIGKILL");
+
+  constructor(
+    private readonly limits: ContractLimits,
+    private readonly options: WorkerOptions = {},
+  ) {
+    this.stackKiB = options.stackKiB ?? 65536;
+    process.once("exit", this.killOnExit);
+  }
+
+  validate(code: string): void {
+    validateContract(code, this.limits);
+  }
+
+  /** The worker's process id, once started (tests kill it). */
+  get pid(): number | undefined {
+    return this.child?.process.pid;
+  }
+
+  async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
+    const child = this.start();
+    await child.ready;
+    const id = this.nextRun++;
+    return new Promise<ExecutionOutcome>((resolve, reject) => {
+      child.runs.set(id, { request, resolve, reject });
+      this.send(child, {
+        type: "execute",
+        id,
+        code: request.code,
+        entry: request.entry,
+        input: request.input,
+        env: request.env,
+        readOnly: request.readOnly,
+        depth: request.depth,
+        limit: request.meter.limit,
+        meter: meterState(request),
+        timeLeftMs: Math.max(1, request.deadline - performance.now()),
+      });
+    });
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    process.removeListener("exit", this.killOnExit);
+    const child = this.child;
+    this.child = undefined;
+    if (!child) return;
+    child.process.kill("SIGKILL");
+    for (const run of child.runs.values()) run.reject(new Error("the contract runtime is disposed"));
+    child.runs.clear();
+  }
+
+  private start(): Child {
+    if (this.disposed) throw new Error("the contract runtime is disposed");
+    if (this.child) return this.child;
+    const flags = ["--no-node-snapshot", "--enable-experimental-regexp-engine"];
+    // `ulimit -s` before exec: isolated-vm's isolate threads take the process's stack limit as their stack size.
+    const process_ = spawn("/bin/sh", ["-c", 'ulimit -s "$0" && exec "$@"', String(this.stackKiB), process.execPath, ...flags, WORKER_PATH], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      serialization: "advanced",
+    });
+    let ready!: () => void;
+    let failed!: (error: Error) => void;
+    const child: Child = { process: process_, ready: new Promise((resolve, reject) => ((ready = resolve), (failed = reject))), runs: new Map() };
+    child.ready.catch(() => {});
+    this.child = child;
+    process_.on("message", (message: FromWorker) => {
+      if (message.type === "ready") {
+        if (message.stackBytes >= MIN_STACK_BYTES) ready();
+        else {
+          failed(new Error(`the contract worker's isolates have ${(message.stackBytes / 2 ** 20).toFixed(1)} MiB of stack, below ${MIN_STACK_BYTES / 2 ** 20} MiB: raise the hard limit of \`ulimit -s\` (now at least ${this.stackKiB} KiB is asked)`));
+          process_.kill("SIGKILL");
+        }
+      } else {
+        this.receive(child, message);
+      }
+    });
+    process_.on("error", (error) => failed(error));
+    process_.on("exit", (code, signal) => {
+      failed(new Error(`the contract worker exited during start-up (${signal ?? `code ${code}`}); is \`ulimit -s ${this.stackKiB}\` allowed here?`));
+      if (this.child === child) this.child = undefined;
+      if (child.runs.size > 0) this.options.log?.(`contract worker ${process_.pid} died (${signal ?? `code ${code}`}) with ${child.runs.size} run(s): they fail with 155 ${DIED}`);
+      for (const run of child.runs.values()) {
+        run.request.meter.fatal ??= new ContractFailure(CONTRACT_LIMIT_EXCEEDED, DIED);
+        run.reject(new ContractFailure(CONTRACT_LIMIT_EXCEEDED, DIED));
+      }
+      child.runs.clear();
+    });
+    this.send(child, { type: "init", limits: this.limits });
+    return child;
+  }
+
+  private send(child: Child, message: ToWorker): void {
+    if (child.process.connected) child.process.send(message);
+  }
+
+  private receive(child: Child, message: FromWorker): void {
+    const run = child.runs.get((message as { id: number }).id);
+    if (!run) return;
+    const { request } = run;
+    switch (message.type) {
+      case "log":
+        request.log(message.text);
+        return;
+      case "hostCall":
+        void this.hostCall(child, request, message);
+        return;
+      case "done": {
+        child.runs.delete(message.id);
+        applyMeter(request, message.meter);
+        if (message.outcome) return run.resolve(message.outcome);
+        const failure = message.failure!;
+        if (failure.kind === "host") return run.reject(request.meter.fatal ?? new Error("a contract transaction failed"));
+        if (failure.kind === "error") return run.reject(new Error(failure.message));
+        const error = new ContractFailure(failure.code, failure.exception, failure.linenum, failure.stack);
+        // A limit fails the whole user transaction, even in a run that catches the nested failure.
+        if (failure.fatal) request.meter.fatal ??= error;
+        return run.reject(request.meter.fatal && failure.fatal ? request.meter.fatal : error);
+      }
+    }
+  }
+
+  private async hostCall(child: Child, request: ExecutionRequest, message: Extract<FromWorker, { type: "hostCall" }>): Promise<void> {
+    applyMeter(request, message.meter);
+    let reply: ToWorker;
+    try {
+      const result = await request.host.call(message.name, message.args);
+      reply = { type: "answer", call: message.call, meter: meterState(request), result };
+    } catch (error) {
+      const builtin = error instanceof BuiltinError;
+      if (!builtin) request.meter.fatal ??= error as Error;
+      reply = { type: "answer", call: message.call, meter: meterState(request), error: { builtin, message: (error as Error).message } };
+    }
+    if (this.child === child) this.send(child, reply);
+  }
+}
+
+function meterState(request: ExecutionRequest): MeterState {
+  return { used: request.meter.used, exhausted: request.meter.exhausted, fatal: request.meter.fatal !== undefined };
+}
+
+function applyMeter(request: ExecutionRequest, state: MeterState): void {
+  request.meter.used = state.used;
+  if (state.exhausted) request.meter.exhausted = true;
+}

@@ -1,0 +1,43 @@
+// The IPC messages between a validator and its contract worker (contract-worker-runtime.ts, worker-main.ts).
+import type { ContractEnvironment } from "../host.js";
+import type { ContractLimits } from "../limits.js";
+import type { EntryPoint, ExecutionOutcome } from "../js/js-runtime.js";
+
+/** The shared step meter's state as it travels with each message. */
+export interface MeterState {
+  used: number;
+  exhausted: boolean;
+  /** A failure that fails the whole user transaction (a limit, a failed sub-transaction) happened. */
+  fatal: boolean;
+}
+
+/** How a run failed, so the parent can rebuild the same error. */
+export type RunFailure =
+  | { kind: "contract"; code: number; exception: string; linenum: number; stack: string; fatal: boolean }
+  /** A failure that came from the parent's host (a failed sub-transaction): the parent holds the error. */
+  | { kind: "host" }
+  | { kind: "error"; message: string };
+
+export type ToWorker =
+  | { type: "init"; limits: ContractLimits }
+  | {
+      type: "execute";
+      id: number;
+      code: string;
+      entry: EntryPoint;
+      input: string;
+      env: ContractEnvironment;
+      readOnly: boolean;
+      depth: number;
+      limit: number;
+      meter: MeterState;
+      /** Milliseconds left of the wall-clock guard. */
+      timeLeftMs: number;
+    }
+  | { type: "answer"; call: number; meter: MeterState; result?: unknown; error?: { builtin: boolean; message: string } };
+
+export type FromWorker =
+  | { type: "ready"; stackBytes: number }
+  | { type: "hostCall"; id: number; call: number; name: string; args: unknown[]; meter: MeterState }
+  | { type: "log"; id: number; text: string }
+  | { type: "done"; id: number; meter: MeterState; outcome?: ExecutionOutcome; failure?: RunFailure };

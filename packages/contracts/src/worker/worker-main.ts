@@ -1,0 +1,99 @@
+// The contract worker: a child process of a validator that runs contracts (docs/contracts.md §13). Whatever
+// a contract does to this process, the validator survives; see contract-worker-runtime.ts for the parent.
+import ivm from "isolated-vm";
+import { ContractFailure } from "../failure.js";
+import { BuiltinError, type ContractHost } from "../host.js";
+import { JsRuntime, type StepMeter } from "../js/js-runtime.js";
+import type { FromWorker, MeterState, RunFailure, ToWorker } from "./protocol.js";
+
+/** Raised in a run when the parent's host failed fatally; the parent keeps the real error. */
+class HostFatal extends Error {}
+
+let runtime: JsRuntime | undefined;
+let nextCall = 0;
+const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; meter: StepMeter }>();
+
+function send(message: FromWorker): void {
+  process.send!(message);
+}
+
+function state(meter: StepMeter): MeterState {
+  return { used: meter.used, exhausted: meter.exhausted, fatal: meter.fatal !== undefined };
+}
+
+/** Bytes of real stack an isolate thread gets here: a plain recursion's depth times its frame (~73 bytes). */
+async function isolateStackBytes(): Promise<number> {
+  const isolate = new ivm.Isolate({ memoryLimit: 32 });
+  try {
+    const context = await isolate.createContext();
+    const depth = (await context.eval("let d = 0; function f() { d++; f(); } try { f(); } catch {} d", { copy: true })) as number;
+    return depth * 73;
+  } finally {
+    isolate.dispose();
+  }
+}
+
+async function execute(message: Extract<ToWorker, { type: "execute" }>): Promise<void> {
+  const meter: StepMeter = { used: message.meter.used, limit: message.limit, exhausted: message.meter.exhausted };
+  const host: ContractHost = {
+    call: (name, args) =>
+      new Promise((resolve, reject) => {
+        const call = nextCall++;
+        calls.set(call, { resolve, reject, meter });
+        send({ type: "hostCall", id: message.id, call, name, args, meter: state(meter) });
+      }),
+  };
+  let reply: FromWorker;
+  try {
+    const outcome = await runtime!.execute({
+      code: message.code,
+      entry: message.entry,
+      input: message.input,
+      env: message.env,
+      readOnly: message.readOnly,
+      depth: message.depth,
+      host,
+      meter,
+      deadline: performance.now() + message.timeLeftMs,
+      log: (text) => send({ type: "log", id: message.id, text }),
+    });
+    reply = { type: "done", id: message.id, meter: state(meter), outcome };
+  } catch (error) {
+    let failure: RunFailure;
+    if (error instanceof HostFatal) failure = { kind: "host" };
+    else if (error instanceof ContractFailure) {
+      failure = { kind: "contract", code: error.code, exception: error.exception, linenum: error.linenum, stack: error.contractStack, fatal: meter.fatal === error };
+    } else failure = { kind: "error", message: error instanceof Error ? error.message : String(error) };
+    reply = { type: "done", id: message.id, meter: state(meter), failure };
+  }
+  send(reply);
+}
+
+function answer(message: Extract<ToWorker, { type: "answer" }>): void {
+  const pending = calls.get(message.call);
+  if (!pending) return;
+  calls.delete(message.call);
+  // The parent's meter is the truth: nested runs in between spent from it.
+  pending.meter.used = message.meter.used;
+  if (message.meter.exhausted) pending.meter.exhausted = true;
+  if (message.error) pending.reject(message.error.builtin ? new BuiltinError(message.error.message) : new HostFatal(message.error.message));
+  else if (message.meter.fatal) pending.reject(new HostFatal("a nested run failed"));
+  else pending.resolve(message.result);
+}
+
+process.on("message", (message: ToWorker) => {
+  switch (message.type) {
+    case "init":
+      runtime = new JsRuntime(message.limits);
+      void isolateStackBytes().then((stackBytes) => send({ type: "ready", stackBytes }));
+      break;
+    case "execute":
+      void execute(message);
+      break;
+    case "answer":
+      answer(message);
+      break;
+  }
+});
+// The parent going away ends the worker: nothing else would.
+process.on("disconnect", () => process.exit(0));

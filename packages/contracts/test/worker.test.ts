@@ -1,0 +1,126 @@
+// Contracts in a child process: a dead worker costs the runs it had (155), never the validator.
+import { expect } from "chai";
+import { BuiltinError, ContractFailure, ContractWorkerRuntime, DEFAULT_CONTRACT_LIMITS, type ContractHost, type ExecutionRequest } from "../src/index.js";
+
+const ENV = {
+  thisAddress: "did:bid:contract",
+  block: { timestamp: 1, number: 2 },
+  tx: { initiator: "did:bid:user", sender: "did:bid:user", gasPrice: "100", hash: "00", feeLimit: "1000" },
+  msg: { initiator: "did:bid:user", sender: "did:bid:user", nonce: 1, operationIndex: 0 },
+};
+
+function request(code: string, host: ContractHost, overrides: Partial<ExecutionRequest> = {}): ExecutionRequest {
+  return {
+    code,
+    entry: "main",
+    input: "in",
+    env: ENV,
+    readOnly: false,
+    depth: 0,
+    host,
+    meter: { used: 0, limit: DEFAULT_CONTRACT_LIMITS.steps, exhausted: false },
+    deadline: performance.now() + 10_000,
+    log: () => {},
+    ...overrides,
+  };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function failure(promise: Promise<unknown>): Promise<ContractFailure> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(ContractFailure);
+    return error as ContractFailure;
+  }
+  expect.fail("expected the run to fail");
+}
+
+describe("ContractWorkerRuntime: contracts in a child process", function () {
+  this.timeout(30_000);
+  let runtime: ContractWorkerRuntime;
+  const store = new Map<string, string>();
+  const host: ContractHost = {
+    call: async (name, args) => {
+      if (name === "store") return store.set(String(args[0]), String(args[1])) && true;
+      if (name === "load") return store.get(String(args[0])) ?? false;
+      throw new BuiltinError(`no ${name} here`);
+    },
+  };
+  beforeEach(() => (runtime = new ContractWorkerRuntime(DEFAULT_CONTRACT_LIMITS)));
+  afterEach(() => runtime.dispose());
+
+  it("runs a contract with host calls and logs, counting steps as in-process", async () => {
+    const lines: string[] = [];
+    const req = request(`function main(i) { Chain.store("k", i); Utils.log("hi"); return Chain.load("k") + "!"; }`, host, { log: (t) => lines.push(t) });
+    const outcome = await runtime.execute(req);
+    expect(outcome.value).to.equal("in!");
+    expect(req.meter.used).to.equal(1 + 3 * 100);
+    expect(lines).to.deep.equal(["hi"]);
+    const thrown = await failure(runtime.execute(request(`function main() {\n  Chain.getBalance(1, 2, 3); throw new Error("boom"); }`, host)));
+    expect([thrown.code, thrown.exception, thrown.linenum]).to.deep.equal([151, "Error: boom", 2]);
+  });
+
+  it("shares one step budget with nested runs started by a host call, as in-process", async () => {
+    const nested: ContractHost = {
+      call: async (name) => {
+        if (name !== "contractCall") return false;
+        const inner = await runtime.execute(request(`function main() { for (let i = 0; i < 50; i++) {} return "inner"; }`, host, { meter: outer.meter, depth: 1 }));
+        return inner.value;
+      },
+    };
+    const outer = request(`function main() { return Chain.contractCall("did:bid:b", true, "0", "") + "/" + Chain.load("x"); }`, nested);
+    // contractCall and load are built-ins (100 each, load answered false here); the inner run: 1 + 50 steps.
+    expect((await runtime.execute(outer)).value).to.equal("inner/false");
+    expect(outer.meter.used).to.equal(1 + 100 + 51 + 100);
+  });
+
+  it("fails the runs of a worker that dies with 155 Memory exceeding limit, and serves the next run with a new worker", async () => {
+    await runtime.execute(request(`function main() {}`, host)); // the worker is up
+    const long = request(`function main() { for (;;) {} }`, host, { meter: { used: 0, limit: 1e12, exhausted: false } });
+    const running = runtime.execute(long);
+    const first = runtime.pid!;
+    process.kill(first, "SIGKILL");
+    const died = await failure(running);
+    expect([died.code, died.exception]).to.deep.equal([155, "Memory exceeding limit"]);
+    expect((await runtime.execute(request(`function main() { return "again"; }`, host))).value).to.equal("again");
+    expect(runtime.pid).to.not.equal(first);
+  });
+
+  it("answers the one-request crash of the issue (new Array(5e7).fill(0) in a query) and keeps serving", async () => {
+    const code = `function query(i){ try { return String(new Array(5e7).fill(0).length) } catch(e) { return String(e) } }`;
+    const answer = await failure(runtime.execute(request(code, host, { entry: "query", readOnly: true })));
+    expect([answer.code, answer.exception]).to.deep.equal([155, "Memory exceeding limit"]);
+    expect((await runtime.execute(request(`function main() { return "alive"; }`, host))).value).to.equal("alive");
+  });
+
+  it("leaves no worker behind after dispose", async () => {
+    await runtime.execute(request(`function main() { return "x"; }`, host));
+    const pid = runtime.pid!;
+    expect(alive(pid)).to.equal(true);
+    runtime.dispose();
+    const deadline = Date.now() + 5_000;
+    while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(alive(pid)).to.equal(false);
+  });
+
+  it("refuses to run contracts when its isolates would get less than 16 MiB of real stack", async () => {
+    const small = new ContractWorkerRuntime(DEFAULT_CONTRACT_LIMITS, { stackKiB: 4096 });
+    try {
+      await small.execute(request(`function main() { return "x"; }`, host));
+      expect.fail("a worker with 4 MiB of stack must be refused");
+    } catch (error) {
+      expect((error as Error).message).to.match(/MiB of stack, below 16 MiB.*ulimit -s/);
+    } finally {
+      small.dispose();
+    }
+  });
+});

@@ -1,0 +1,94 @@
+// Hostile contracts against four real validators: every case runs as a callContract query and as a signed
+// transaction; afterwards all four are still running, recorded the same result and agree on every ledger.
+// To add an attack, add a case: `body` becomes both `main` (transactions) and `query` (callContract).
+import { expect } from "chai";
+import { Keypair, createContract, payCoin, sendTransaction, waitForTransaction, type ChainsimClient } from "@chainsim/client";
+import { isValidatorRunning } from "@chainsim/cli";
+import { dumpLogsOnFailure, startTestNetwork, testManifest, waitFor, type TestNetwork } from "../harness/network.js";
+
+interface HostileCase {
+  name: string;
+  /** A function body; `input` is the call's input. Its return value is stored by main and answered by query. */
+  body: string;
+  /** The error code every validator must record (0: success). */
+  code: number;
+  /** The exception every validator must record when the code is not 0. */
+  exception?: string;
+}
+
+const CASES: HostileCase[] = [
+  { name: "a 400 MB array (the issue's one-request crash)", body: `try { return String(new Array(5e7).fill(0).length); } catch (e) { return String(e); }`, code: 155, exception: "Memory exceeding limit" },
+  { name: "an ArrayBuffer of 20 MB in a try", body: `try { new ArrayBuffer(20e6); return "ok"; } catch (e) { return String(e); }`, code: 0 },
+  { name: "20 Symbol.for keys of 500 KB", body: `const k = "k".repeat(500000); for (let i = 0; i < 20; i++) Symbol.for(k + i); return "ok";`, code: 155, exception: "Memory exceeding limit" },
+  { name: "300 large JSON.stringify", body: `const o = []; for (let i = 0; i < 1000; i++) o.push({ a: i, b: "x".repeat(100) }); for (let i = 0; i < 300; i++) JSON.stringify(o); return "ok";`, code: 155, exception: "Step exceeding limit" },
+  { name: "class field recursion", body: `class A { x = new A(); } try { new A(); } catch (e) { return "caught " + e; }`, code: 155, exception: "Stack exceeding limit" },
+  { name: "default parameter recursion", body: `function f(n, a = n > 0 ? f(n - 1) : 0) { return a; } try { return String(f(1e6)); } catch (e) { return "caught " + e; }`, code: 155, exception: "Stack exceeding limit" },
+  { name: "calls with 300 arguments", body: `function g(n) { return n > 0 ? g(n - 1, ${Array(300).fill("1").join(",")}) : 0; } try { return String(g(1e6)); } catch (e) { return "caught " + e; }`, code: 155, exception: "Stack exceeding limit" },
+  { name: "deep JSON nesting, parsed and stringified", body: `const v = JSON.parse("[".repeat(100000) + "]".repeat(100000)); try { return String(JSON.stringify(v).length); } catch (e) { return "caught " + e; }`, code: 155, exception: "Stack exceeding limit" },
+  { name: "a catastrophic regular expression", body: `return String(/^(a+)+$/.test("a".repeat(40) + "!"));`, code: 0 },
+  { name: "prepareStackTrace reaching internals", body: `try { Error.prepareStackTrace = (e, s) => s; } catch (e) {} const s = new Error().stack; return typeof s === "string" ? s : "callsites";`, code: 0 },
+  { name: "the meter through globalThis", body: `const f = globalThis["__chain" + "sim_step_leave"] || globalThis["__chain" + "sim_enter"]; return typeof f;`, code: 0 },
+  { name: "log of 8 MB, 100 times", body: `const s = "y".repeat(4000000); for (let i = 0; i < 90; i++) Utils.log(s); return "logged";`, code: 0 },
+  { name: "a stack seen from a getter called by a built-in", body: `const o = { get x() { return new Error("in getter").stack; } }; return JSON.stringify(o);`, code: 0 },
+];
+
+describe("e2e: hostile contracts cannot crash or split four validators", function () {
+  this.timeout(240_000);
+  let net: TestNetwork;
+  let genesis: Keypair;
+  const addresses: string[] = [];
+  before(async () => {
+    net = await startTestNetwork(testManifest("e2e-hostile", 4));
+    genesis = Keypair.fromPrivateKey(net.handle.manifest.genesis.account.private_key);
+    for (const hostile of CASES) {
+      const code = `function init() {} function main(input) { const r = (function () { ${hostile.body} })(); Chain.store("r", String(r)); } function query(input) { return String((function () { ${hostile.body} })()); }`;
+      const { hash } = await sendTransaction(net.clients[0], { signers: [genesis], operations: [createContract(code)], feeLimit: 300_000_000n });
+      const record = await waitForTransaction(net.clients[0], hash);
+      expect(record.error_code, `${hostile.name}: ${record.error_desc}`).to.equal(0);
+      addresses.push(JSON.parse(record.error_desc)[0].contract_address as string);
+    }
+  });
+  after(async () => net?.cleanup());
+  dumpLogsOnFailure(() => net);
+
+  const running = () => net.handle.nodes.filter((node) => isValidatorRunning(node.pid, node.process.paths.configFile)).map((node) => node.name);
+
+  CASES.forEach((hostile, index) => {
+    it(`${hostile.name}: ${hostile.code === 0 ? "succeeds" : `fails with ${hostile.code} ${hostile.exception}`} everywhere, and every validator keeps serving`, async () => {
+      const address = addresses[index]!;
+      // As a query, on every validator: the same answer.
+      const answers = await Promise.all(net.clients.map((client) => client.callContract({ contract_address: address, input: "", opt_type: 2, source_address: "" } as never)));
+      const rets = answers.map((a) => JSON.stringify((a.result as { query_rets: unknown }).query_rets));
+      expect(new Set(rets).size, rets.join("\n")).to.equal(1);
+      if (hostile.code !== 0) expect(answers[0]!.error_code, rets[0]).to.equal(hostile.code);
+      // As a transaction: recorded alike on all four.
+      const { hash } = await sendTransaction(net.clients[index % 4]!, { signers: [genesis], operations: [payCoin(address, 0n, { input: "x" })], feeLimit: 100_000_000n });
+      const records = await Promise.all(net.clients.map((client) => waitForTransaction(client, hash, { timeoutMs: 30_000 })));
+      const seen = records.map((r) => JSON.stringify([r.error_code, r.error_desc, String(r.ledger_seq)]));
+      expect(new Set(seen).size, seen.join("\n")).to.equal(1);
+      expect(records[0]!.error_code, records[0]!.error_desc).to.equal(hostile.code);
+      if (hostile.exception) expect(JSON.parse(records[0]!.error_desc).exception).to.equal(hostile.exception);
+      await agreeAfter(net.clients, BigInt(String(records[0]!.ledger_seq)));
+      expect(running()).to.deep.equal(net.handle.nodes.map((node) => node.name));
+    });
+  });
+
+  it("keeps nothing of the host in stored state: stacks show contract lines only, functions no source", async () => {
+    const stored = await net.clients[1]!.getAccountMetaData(addresses[CASES.findIndex((c) => c.name.startsWith("a stack seen"))]!, "r");
+    const value = (stored.result as Record<string, { value: string }>).r.value;
+    expect(value).to.match(/^\{"x":"Error: in getter\\n {4}at get x \(contract\.js:1\)/);
+    expect(value).to.not.match(/bootstrap|chainsim-|contract\.js:\d+:\d+/);
+  });
+});
+
+/** Every validator has closed a ledger past `seq`, and all have the same hash at `seq` and the one after. */
+async function agreeAfter(clients: ChainsimClient[], seq: bigint): Promise<void> {
+  await waitFor(`every validator past ledger ${seq}`, async () => {
+    const tips = await Promise.all(clients.map(async (c) => BigInt(String((await c.getLedger()).result!.header.seq))));
+    return tips.every((tip) => tip > seq) ? true : undefined;
+  }, 30_000);
+  for (const at of [seq, seq + 1n]) {
+    const hashes = await Promise.all(clients.map(async (c) => (await c.getLedger({ seq: Number(at) })).result!.header.hash));
+    expect(new Set(hashes).size, `ledger ${at}: ${hashes.join(" ")}`).to.equal(1);
+  }
+}
