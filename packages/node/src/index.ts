@@ -1,4 +1,3 @@
 export * from "./config.js";
 export { runNodeFromFile, startNode, type RunningNode } from "./node.js";
 export * from "./p2p/index.js";
-export { seededRandom } from "./faults/rules.js";

@@ -8,3 +8,4 @@ export * from "./messages.js";
 export * from "./signing.js";
 export * from "./transaction.js";
 export * from "./commitments/index.js";
+export * from "./random.js";

@@ -1,4 +1,4 @@
-import { seededRandom } from "@chainsim/node";
+import { seededRandom } from "@chainsim/protocol";
 import { describeFault, healingAction, type FaultSpec } from "../faults/fault-action.js";
 import type { Manifest } from "../manifest.js";
 

@@ -1,18 +1,12 @@
-/** mulberry32: a tiny seeded PRNG, so every simulation run is reproducible from its seed. */
+import { seededRandom } from "@chainsim/protocol";
+
+/** The protocol's seeded PRNG with helpers, so every simulation run is reproducible from its seed. */
 export class Prng {
-  private state: number;
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = seededRandom(seed);
   }
 
   /** Integer in [min, max]. */

@@ -4,7 +4,7 @@ import type { PeerNetwork } from "../p2p/index.js";
 import { ByzantineTransforms } from "./byzantine.js";
 import { FaultPlane } from "./fault-plane.js";
 import { FaultyPeerNetwork } from "./faulty-peer-network.js";
-import { seededRandom } from "./rules.js";
+import { seededRandom } from "@chainsim/protocol";
 
 export { ByzantineTransforms } from "./byzantine.js";
 export { FaultPlane, type FaultStats } from "./fault-plane.js";

@@ -97,15 +97,3 @@ export function parseFaultRule(json: unknown, knownPeers: readonly string[]): { 
   })();
   return { params, peers, durationMs };
 }
-
-/** mulberry32: a small seedable PRNG, so a run with the same `debug.fault_seed` draws the same numbers. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

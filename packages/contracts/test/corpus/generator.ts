@@ -1,0 +1,88 @@
+// A seeded corpus of hostile contracts for the differential test (differential.test.ts). Each construct is a
+// template: (random) => a statement list that may end the run on a limit, catch what it can and store what it
+// saw with Chain.store. To cover a new attack, add a template; the corpus grows with it.
+import { seededRandom } from "@chainsim/protocol";
+
+export interface Program {
+  name: string;
+  code: string;
+}
+
+interface Draw {
+  /** Integer in [min, max]. */
+  int(min: number, max: number): number;
+  /** One of the items. */
+  pick<T>(items: readonly T[]): T;
+}
+
+/** Sizes around and beyond the limits: a few small, many near the edges, some absurd. */
+const depth = (d: Draw) => d.pick([10, 100, 1000, 3000, 3500, 4000, 5000, 20000, 1e6]);
+const size = (d: Draw) => d.pick([10, 1000, 4096, 65536, 1 << 20, 4 << 20, 5e6, 5e7, 1e9]);
+
+export const TEMPLATES: Record<string, (d: Draw) => string> = {
+  "plain recursion": (d) => `function r(n) { return n === 0 ? 0 : 1 + r(n - 1); } out.push(r(${depth(d)}));`,
+  "default parameter recursion": (d) => `function r(n, a = n > 0 ? r(n - 1) : 0) { return a + 1; } out.push(r(${depth(d)}));`,
+  "class field recursion": (d) => `let made = 0; class A { x = made++ < ${depth(d)} ? new A() : null; } new A(); out.push(made);`,
+  "many arguments": (d) => `function r(n) { return n === 0 ? 0 : r(n - 1, ${Array(d.pick([10, 100, 300, 1000])).fill("n").join(",")}); } out.push(r(${depth(d)}));`,
+  "spread arguments": (d) => `const list = Array(${d.pick([10, 1000, 5000, 70000])}).fill(1); function r(n) { return n === 0 ? 0 : r(n - 1, ...list); } out.push(r(${d.pick([1, 10, 100, 1000])}));`,
+  "apply with a list": (d) => `const list = Array(${d.pick([10, 1000, 70000])}).fill(1); function r(n) { return n === 0 ? 0 : r.apply(null, [n - 1].concat(list)); } out.push(r(${d.pick([1, 10, 100, 1000])}));`,
+  "recursion through map": (d) => `function r(n) { return n === 0 ? 0 : [n - 1].map(r)[0] + 1; } out.push(r(${depth(d)}));`,
+  "recursion through a getter": (d) => `let n = ${depth(d)}; const o = { get x() { return n-- > 0 ? o.x : 0; } }; out.push(o.x);`,
+  "deep JSON.stringify": (d) => `let a = []; for (let i = 0; i < ${depth(d)}; i++) a = [a]; out.push(JSON.stringify(a).length);`,
+  "deep JSON.parse": (d) => `const n = ${depth(d)}; const v = JSON.parse("[".repeat(n) + "]".repeat(n)); out.push(String(v).length);`,
+  "JSON.parse with a reviver": (d) => `const n = ${depth(d)}; out.push(JSON.stringify(JSON.parse("[".repeat(n) + "1" + "]".repeat(n), (k, v) => v)).length);`,
+  "large JSON.stringify, repeated": (d) => `const o = []; for (let i = 0; i < ${d.pick([10, 100, 1000])}; i++) o.push({ a: i, b: "x".repeat(100) }); let t = 0; for (let i = 0; i < ${d.pick([1, 30, 300])}; i++) t += JSON.stringify(o).length; out.push(t);`,
+  "nested arrays joined": (d) => `let a = [1]; for (let i = 0; i < ${depth(d)}; i++) a = [a, i]; out.push(String(a).length);`,
+  "string doubling": (d) => `let s = "x"; for (let i = 0; i < ${d.int(5, 30)}; i++) s += s; out.push(s.length);`,
+  "string building": (d) => `let s = ""; for (let i = 0; i < ${d.pick([100, 2000, 8000])}; i++) s += "ab"; out.push(s.length);`,
+  "repeat and pad": (d) => `out.push("ab".repeat(${size(d)}).length); out.push("x".padStart(${size(d)}, "yz").length);`,
+  "array fill": (d) => `out.push(new Array(${size(d)}).fill(1.5).length);`,
+  "Array.from a length": (d) => `out.push(Array.from({ length: ${size(d)} }).length);`,
+  "ArrayBuffer": (d) => `out.push(new ArrayBuffer(${size(d)}).byteLength); out.push(new Float64Array(${d.pick([10, 1e5, 1e7])}).length);`,
+  "Symbol.for keys": (d) => `const k = "k".repeat(${d.pick([10, 1000, 500000])}); for (let i = 0; i < ${d.pick([1, 20, 200])}; i++) Symbol.for(k + i); out.push("symbols");`,
+  "regular expressions": (d) => `const text = "${d.pick(["a", "ab", "aab"])}".repeat(${d.pick([10, 1000, 100000])}) + "!"; out.push(String(${d.pick(["/^(a+)+$/", "/(a|b)*c/", "/a*b/g", "/(ab)+/"])}.test(text))); out.push(text.replace(/a/g, "bb").length);`,
+  "regular expression refused": (d) => `out.push(new RegExp("${d.pick(["(a)\\\\1", "a(?=b)", "(?<=a)b"])}").source);`,
+  sort: (d) => `const a = []; for (let i = 0; i < ${d.pick([10, 1000, 5000])}; i++) a.push((i * 7919) % 1000); a.sort((x, y) => x - y); out.push(a[0]); out.push(Array(${size(d)}).fill(0).sort().length);`,
+  "proxy chain": (d) => `let p = {}; for (let i = 0; i < ${d.pick([10, 64, 65, 10000])}; i++) p = new Proxy(p, {}); out.push(String(p.x));`,
+  "bound function chain": (d) => `let f = function () { return 1; }; for (let i = 0; i < ${d.pick([10, 64, 65, 10000])}; i++) f = f.bind(null); out.push(f());`,
+  "flat of deep arrays": (d) => `let a = [1]; for (let i = 0; i < ${depth(d)}; i++) a = [a]; out.push(a.flat(Infinity).length);`,
+  "object spread and keys": (d) => `const o = {}; for (let i = 0; i < ${d.pick([10, 1000, 8000])}; i++) o["k" + i] = i; out.push(Object.keys({ ...o }).length);`,
+  "stack of an error seen by a getter": () => `const o = { get x() { return new Error("g").stack; } }; out.push(JSON.stringify(o));`,
+  "prepareStackTrace": () => `try { Error.prepareStackTrace = (e, s) => s; } catch (e) { out.push("refused"); } const s = new Error().stack; out.push(typeof s === "string" ? s : "callsites " + typeof s[0].getFunction());`,
+  "the meter by name": (d) => `out.push(typeof globalThis["__chain" + "sim_${d.pick(["step", "step_leave", "enter", "leave", "push"])}"]);`,
+  "function source": () => `function f(a) { return a + 1; } out.push(String(f)); out.push(String(Chain.load)); out.push(String(JSON.stringify));`,
+  "error messages quoting expressions": () => `const o = {}; try { o["a" + "b"](); } catch (e) { out.push(e.message); } try { for (const x of 1 + 2) {} } catch (e) { out.push(e.message); }`,
+  "catching limits and going on": (d) => `try { for (;;) {} } catch (e) { out.push("caught " + e); } for (let i = 0; i < ${d.pick([1, 10])}; i++) out.push(i);`,
+  "log bomb": (d) => `const s = "y".repeat(${d.pick([1000, 1 << 20, 4 << 20])}); for (let i = 0; i < ${d.pick([1, 10, 90])}; i++) Utils.log(s); out.push("logged");`,
+  "builtin calls": (d) => `for (let i = 0; i < ${d.pick([10, 50, 200])}; i++) out.push(Chain.getBalance(Chain.thisAddress));`,
+  "store and load": (d) => `for (let i = 0; i < ${d.pick([1, 10, 60])}; i++) Chain.store("k" + i, "v".repeat(${d.pick([1, 1000, 262144])})); out.push(Chain.load("k0").length);`,
+  "long return value": (d) => `out.push("r".repeat(${d.pick([10, 100000, 300000])}).length); return "z".repeat(${d.pick([10, 200000, 300000])});`,
+};
+
+/**
+ * `count` programs drawn from `seed`: each runs one to three constructs, each in its own try/catch that
+ * records what was thrown, and stores what it saw. The same seed always gives the same corpus.
+ */
+export function generateCorpus(seed: number, count: number): Program[] {
+  const random = seededRandom(seed);
+  const draw: Draw = {
+    int: (min, max) => min + Math.floor(random() * (max - min + 1)),
+    pick: (items) => items[Math.floor(random() * items.length)]!,
+  };
+  const names = Object.keys(TEMPLATES);
+  const programs: Program[] = [];
+  for (let i = 0; i < count; i++) {
+    const chosen = Array.from({ length: draw.int(1, 3) }, () => draw.pick(names));
+    const parts = chosen.map((name) => `try { (function () { ${TEMPLATES[name]!(draw)} })(); } catch (e) { out.push("threw " + String(e).slice(0, 200)); }`);
+    const code = `"use strict";
+function init() {}
+function main(input) {
+  const out = [];
+  ${parts.join("\n  ")}
+  Chain.store("out", JSON.stringify(out).slice(0, 4000));
+  return out.length + ":" + input;
+}`;
+    programs.push({ name: `#${i} ${chosen.join(" + ")}`, code });
+  }
+  return programs;
+}

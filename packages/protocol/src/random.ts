@@ -1,0 +1,15 @@
+/**
+ * mulberry32: a small seedable PRNG, for everything that must draw the same numbers from the same seed
+ * (fault rules with `debug.fault_seed`, scenario schedules, consensus simulations, contract test corpora).
+ * Never for keys or anything secret.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
