@@ -135,8 +135,10 @@ interface Weighted {
 }
 
 /**
- * Bytes a node may allocate each time it runs, for the memory model's static weight (docs/contracts.md
- * §13). Work that grows with data (strings, spreads, built-ins) is charged when it happens.
+ * Bytes a node may allocate and keep each time it runs, for the memory model's static weight
+ * (docs/contracts.md §13): objects, arrays, closures, and stores into them. Arithmetic is not weighed:
+ * its numbers live on only when stored, and storing is. Work that grows with data (strings, spreads,
+ * built-ins) is charged when it happens.
  */
 function allocationWeight(node: AnyNode): number {
   switch (node.type) {
@@ -158,10 +160,6 @@ function allocationWeight(node: AnyNode): number {
       return 64;
     case "AssignmentExpression":
       return node.left.type === "MemberExpression" ? 64 : 0;
-    case "BinaryExpression":
-    case "UpdateExpression":
-    case "UnaryExpression":
-      return 16;
     case "Literal":
       return node.regex ? 64 : 0;
   }

@@ -1,0 +1,45 @@
+// How far each heavy construct is from the wall clock: runs it until the deterministic limits stop it and
+// reports the time taken, as a share of the 1 s clock guard. node --no-node-snapshot scripts/bench/contract-limits.mjs
+import { ContractWorkerRuntime, DEFAULT_CONTRACT_LIMITS } from "@chainsim/contracts";
+
+const HEAVY = {
+  "empty loop": `for (;;) {}`,
+  "JSON.stringify of 1,000 objects": `const o = []; for (let i = 0; i < 1000; i++) o.push({ a: i, b: "x".repeat(100) }); for (;;) JSON.stringify(o);`,
+  "JSON.parse of 100 KB": `const t = JSON.stringify(Array(10000).fill("abcdefgh")); for (;;) JSON.parse(t);`,
+  "regular expression over 1 MB": `const s = "ab".repeat(500000); for (;;) /(a|b)*c/.test(s);`,
+  "string repeat and split": `for (;;) "a,b".repeat(100000).split(",");`,
+  "array fill and sort": `for (;;) Array(100000).fill(3).sort();`,
+  "string building": `let s = ""; for (;;) s += "abcdefgh";`,
+  "join of nested arrays": `let a = [1]; for (let i = 0; i < 1000; i++) a = [a, i]; for (;;) String(a);`,
+  "recursion": `function r(n) { return r(n + 1); } r(0);`,
+  "Utils.sha256 of 1 MB": `const s = "ab".repeat(500000); for (;;) Utils.sha256(s, 1);`,
+  "Chain.getBalance": `for (;;) Chain.getBalance(Chain.thisAddress);`,
+};
+const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };
+const host = { call: async (name) => (name === "getBalance" ? "1" : false) };
+const runtime = new ContractWorkerRuntime(DEFAULT_CONTRACT_LIMITS);
+const rows = [];
+try {
+  // The worker's start (about half a second) is not what is measured.
+  await runtime.execute({ code: "function main() {}", entry: "main", input: "", env, readOnly: false, depth: 0, host, meter: { used: 0, limit: 100, exhausted: false }, deadline: performance.now() + 10_000, log() {} });
+  for (const [name, body] of Object.entries(HEAVY)) {
+    let worst = 0;
+    let ended = "";
+    for (let i = 0; i < 3; i++) {
+      const meter = { used: 0, limit: DEFAULT_CONTRACT_LIMITS.steps, exhausted: false };
+      const started = performance.now();
+      try {
+        await runtime.execute({ code: `function main() { ${body} }`, entry: "main", input: "", env, readOnly: false, depth: 0, host, meter, deadline: performance.now() + DEFAULT_CONTRACT_LIMITS.timeMs, log() {} });
+        ended = "returned";
+      } catch (error) {
+        ended = error.exception ?? error.message;
+      }
+      worst = Math.max(worst, performance.now() - started);
+    }
+    rows.push({ construct: name, ended_by: ended, worst_ms: Math.round(worst), share_of_clock: +(worst / DEFAULT_CONTRACT_LIMITS.timeMs).toFixed(3) });
+  }
+} finally {
+  runtime.dispose();
+}
+console.table(rows);
+console.log(JSON.stringify({ benchmark: "contract-limits", rows }));
