@@ -156,6 +156,12 @@ export class JsRuntime implements ContractRuntime {
     }
   }
 
+  /** Prepares the spare isolates now (the first one also fills the code cache), so the first run need not. */
+  async warm(): Promise<void> {
+    while (this.spares.length < SPARE_ISOLATES) this.spares.push(this.prepare());
+    await Promise.all(this.spares);
+  }
+
   dispose(): void {
     this.disposed = true;
     for (const isolate of this.live) if (!isolate.isDisposed) isolate.dispose();

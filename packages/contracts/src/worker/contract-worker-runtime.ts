@@ -46,6 +46,8 @@ export class ContractWorkerRuntime implements ContractRuntime {
   ) {
     this.stackKiB = options.stackKiB ?? 65536;
     process.once("exit", this.killOnExit);
+    // Started now, so that no run waits for it (a start takes a few hundred milliseconds).
+    this.start().ready.catch(() => {});
   }
 
   validate(code: string): void {
@@ -59,7 +61,10 @@ export class ContractWorkerRuntime implements ContractRuntime {
 
   async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
     const child = this.start();
+    const waitStarted = performance.now();
     await child.ready;
+    // A run whose worker was still starting does not lose that time to the clock guard.
+    const waited = performance.now() - waitStarted;
     const id = this.nextRun++;
     return new Promise<ExecutionOutcome>((resolve, reject) => {
       child.runs.set(id, { request, resolve, reject });
@@ -74,7 +79,7 @@ export class ContractWorkerRuntime implements ContractRuntime {
         depth: request.depth,
         limit: request.meter.limit,
         meter: meterState(request),
-        timeLeftMs: Math.max(1, request.deadline - performance.now()),
+        timeLeftMs: Math.max(1, request.deadline + waited - performance.now()),
       });
     });
   }
@@ -99,6 +104,7 @@ export class ContractWorkerRuntime implements ContractRuntime {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       serialization: "advanced",
     });
+    let started = false;
     let ready!: () => void;
     let failed!: (error: Error) => void;
     const child: Child = { process: process_, ready: new Promise((resolve, reject) => ((ready = resolve), (failed = reject))), runs: new Map() };
@@ -106,9 +112,12 @@ export class ContractWorkerRuntime implements ContractRuntime {
     this.child = child;
     process_.on("message", (message: FromWorker) => {
       if (message.type === "ready") {
-        if (message.stackBytes >= MIN_STACK_BYTES) ready();
+        if (message.stackBytes >= MIN_STACK_BYTES) {
+          started = true;
+          ready();
+        }
         else {
-          failed(new Error(`the contract worker's isolates have ${(message.stackBytes / 2 ** 20).toFixed(1)} MiB of stack, below ${MIN_STACK_BYTES / 2 ** 20} MiB: raise the hard limit of \`ulimit -s\` (now at least ${this.stackKiB} KiB is asked)`));
+          failed(new Error(`the contract worker's isolates have less than ${MIN_STACK_BYTES / 2 ** 20} MiB of stack (${(message.stackBytes / 2 ** 20).toFixed(1)} MiB): raise the hard limit of \`ulimit -s\` (${this.stackKiB} KiB is asked)`));
           process_.kill("SIGKILL");
         }
       } else {
@@ -125,8 +134,10 @@ export class ContractWorkerRuntime implements ContractRuntime {
         run.reject(new ContractFailure(CONTRACT_LIMIT_EXCEEDED, DIED));
       }
       child.runs.clear();
+      // A worker that had started is replaced at once; one that failed to start is retried by the next run.
+      if (started && !this.disposed && this.child === undefined) this.start().ready.catch(() => {});
     });
-    this.send(child, { type: "init", limits: this.limits });
+    this.send(child, { type: "init", limits: this.limits, minStackBytes: MIN_STACK_BYTES });
     return child;
   }
 

@@ -19,7 +19,8 @@ export type RunFailure =
   | { kind: "error"; message: string };
 
 export type ToWorker =
-  | { type: "init"; limits: ContractLimits }
+  /** `minStackBytes`: the real stack the worker must show its isolates have (measured up to there). */
+  | { type: "init"; limits: ContractLimits; minStackBytes: number }
   | {
       type: "execute";
       id: number;

@@ -21,12 +21,16 @@ function state(meter: StepMeter): MeterState {
   return { used: meter.used, exhausted: meter.exhausted, fatal: meter.fatal !== undefined };
 }
 
-/** Bytes of real stack an isolate thread gets here: a plain recursion's depth times its frame (~73 bytes). */
-async function isolateStackBytes(): Promise<number> {
+/**
+ * Bytes of real stack an isolate thread gets here, measured up to `enough`: a plain recursion's depth times
+ * its frame (about 73 bytes). Stopping there keeps the start quick with a large stack.
+ */
+async function isolateStackBytes(enough: number): Promise<number> {
   const isolate = new ivm.Isolate({ memoryLimit: 32 });
   try {
     const context = await isolate.createContext();
-    const depth = (await context.eval("let d = 0; function f() { d++; f(); } try { f(); } catch {} d", { copy: true })) as number;
+    const levels = Math.ceil(enough / 73);
+    const depth = (await context.eval(`let d = 0; function f() { if (++d < ${levels}) f(); } try { f(); } catch {} d`, { copy: true })) as number;
     return depth * 73;
   } finally {
     isolate.dispose();
@@ -85,7 +89,7 @@ process.on("message", (message: ToWorker) => {
   switch (message.type) {
     case "init":
       runtime = new JsRuntime(message.limits);
-      void isolateStackBytes().then((stackBytes) => send({ type: "ready", stackBytes }));
+      void Promise.all([isolateStackBytes(message.minStackBytes), runtime.warm()]).then(([stackBytes]) => send({ type: "ready", stackBytes }));
       break;
     case "execute":
       void execute(message);
