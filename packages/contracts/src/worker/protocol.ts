@@ -1,7 +1,6 @@
 // The IPC messages between a validator and its contract worker (contract-worker-runtime.ts, worker-main.ts).
-import type { ContractEnvironment } from "../host.js";
 import type { ContractLimits } from "../limits.js";
-import type { EntryPoint, ExecutionOutcome } from "../js/js-runtime.js";
+import type { ExecutionOutcome, ExecutionRequest } from "../js/js-runtime.js";
 
 /** The shared step meter's state as it travels with each message. */
 export interface MeterState {
@@ -21,20 +20,14 @@ export type RunFailure =
 export type ToWorker =
   /** `minStackBytes`: the real stack the worker must show its isolates have (measured up to there). */
   | { type: "init"; limits: ContractLimits; minStackBytes: number }
-  | {
+  | (Pick<ExecutionRequest, "code" | "entry" | "input" | "env" | "readOnly" | "depth"> & {
       type: "execute";
       id: number;
-      code: string;
-      entry: EntryPoint;
-      input: string;
-      env: ContractEnvironment;
-      readOnly: boolean;
-      depth: number;
       limit: number;
       meter: MeterState;
       /** Milliseconds left of the wall-clock guard. */
       timeLeftMs: number;
-    }
+    })
   | { type: "answer"; call: number; meter: MeterState; result?: unknown; error?: { builtin: boolean; message: string } };
 
 export type FromWorker =
