@@ -29,12 +29,15 @@ command -v podman-compose >/dev/null || missing+=(podman-compose)
 command -v runc >/dev/null || missing+=(runc)
 [ -x /usr/lib/podman/netavark ] || missing+=(netavark)
 [ -x /usr/lib/podman/aardvark-dns ] || missing+=(aardvark-dns)
+# netavark sets up container networks with iptables; no podman package depends on it, and without it a
+# container is created but never starts ("netavark: No such file or directory").
+command -v iptables >/dev/null || [ -x /usr/sbin/iptables ] || missing+=(iptables)
 if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null || { echo "setup-podman: ${missing[*]} missing and no apt-get here; install them by hand" >&2; exit 1; }
   echo "setup-podman: installing ${missing[*]}" >&2
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y podman podman-compose runc netavark aardvark-dns >&2 \
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y podman podman-compose runc netavark aardvark-dns iptables >&2 \
     || { as_root env DEBIAN_FRONTEND=noninteractive apt-get update >&2 \
-         && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y podman podman-compose runc netavark aardvark-dns >&2; }
+         && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y podman podman-compose runc netavark aardvark-dns iptables >&2; }
 fi
 
 if [ "$(cat "$CONF" 2>/dev/null)" != "$WANT_CONF" ]; then
