@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { loadManifest, nodePorts, type Manifest } from "@chainsim/cli";
-import { ChainsimClient, Keypair, expectOk, payCoin, sendTransaction } from "@chainsim/client";
+import { ChainsimClient, Keypair, createContract, expectOk, payCoin, sendTransaction, waitForTransaction } from "@chainsim/client";
 import { ErrorCode } from "@chainsim/protocol";
 import { waitFor } from "../harness/network.js";
 import { buildOfflineImage, freePortPrefix, podmanUnavailable, printContainerLogs, removeComposeProject, REPO, run, tail } from "../harness/podman.js";
@@ -133,5 +133,24 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
     const records = await Promise.all(clients.map(async (c) => expectOk(await c.getTransactionHistory({ hash })).result.transactions[0]));
     for (const record of records) expect(record.error_code).to.equal(ErrorCode.SUCCESS);
     expect(new Set(records.map((r) => String(r.ledger_seq))).size, "the same ledger on every validator").to.equal(1);
+  });
+
+  it("runs contracts in each container's contract worker: a deployment, a call and a query everywhere", async () => {
+    const genesis = Keypair.fromPrivateKey(manifest.genesis.account.private_key);
+    const code = `function init() {} function main(i) { Chain.store("seen", i); } function query() { return Chain.load("seen") + "|" + String(/^(a+)+$/.test("a".repeat(30) + "!")); }`;
+    const deployed = await sendTransaction(clients[0], { signers: [genesis], operations: [createContract(code)], feeLimit: 200_000_000n });
+    const created = await timed("contract deployed", () => waitForTransaction(clients[0], deployed.hash, { timeoutMs: 60_000 }));
+    expect(created.error_code, created.error_desc).to.equal(0);
+    const address = JSON.parse(created.error_desc)[0].contract_address as string;
+    const called = await sendTransaction(clients[2], { signers: [genesis], operations: [payCoin(address, 0n, { input: "hello" })], feeLimit: 10_000_000n });
+    expect((await waitForTransaction(clients[2], called.hash, { timeoutMs: 60_000 })).error_code).to.equal(0);
+    for (const client of clients) {
+      const answer = await waitFor("the call on every validator", async () => {
+        const result = await client.callContract({ contract_address: address, input: "", opt_type: 2, source_address: "" } as never);
+        const value = (result.result as { query_rets?: { result?: { value?: string } }[] }).query_rets?.[0]?.result?.value;
+        return value === "hello|false" ? value : undefined;
+      }, 30_000, 250);
+      expect(answer).to.equal("hello|false");
+    }
   });
 });
