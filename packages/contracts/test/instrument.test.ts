@@ -228,6 +228,65 @@ outer: for (var i = 0; i < 3; i++) {
     });
   });
 
+  describe("the metering inserted around expressions keeps their meaning", () => {
+    /** Runs `source` instrumented with a test meter whose str/spread/args/caught/regexp record their calls. */
+    function traced(source: string) {
+      const meter = testMeter();
+      const seen: string[] = [];
+      const record = (name: string, index: number) => {
+        const inner = meter.functions[index]!;
+        meter.functions[index] = (...args: unknown[]) => (seen.push(name), inner(...args));
+      };
+      [["args", 5], ["spread", 6], ["sized", 7], ["str", 8], ["caught", 9], ["regexp", 10]].forEach(([name, i]) => record(name as string, i as number));
+      const entries = vm.runInNewContext(instrument(source, LIMITS))(...meter.functions)();
+      return { result: entries.main(), seen, meter };
+    }
+
+    it("catch clauses with a binding, without one and with a pattern", () => {
+      const { result, seen } = traced(`function main() {
+        const out = [];
+        try { throw new Error("a"); } catch (e) { out.push(e.message); }
+        try { throw 1; } catch { out.push("none"); }
+        try { throw { message: "m", code: 7 }; } catch ({ message, code = 0 }) { out.push(message + code); }
+        return out.join(",");
+      }`);
+      expect(result).to.equal("a,none,m7");
+      expect(seen.filter((s) => s === "caught")).to.have.length(3);
+    });
+
+    it("regular-expression literals, with their flags, built through the meter", () => {
+      const { result, seen } = traced(`function main() { const r = /a+(b)/gi; return [r.source, r.flags, "xAAbx".replace(r, "[$1]"), /\\//.test("/")].join("|"); }`);
+      expect(result).to.equal("a+(b)|gi|x[b]x|true");
+      expect(seen.filter((s) => s === "regexp")).to.have.length(2);
+    });
+
+    it("spread calls keep this and optional chains keep short-circuiting", () => {
+      const { result, meter } = traced(`function main() {
+        const o = { k: 2, m(...a) { return this.k * a.length; } };
+        const none = null;
+        return [o.m(...[1, 2, 3]), none?.m(...[1]).x, Math_max(...[4, 9]), [...[1, 2], ..."ab"].join("")].join();
+        function Math_max(...a) { let m = -1; for (const v of a) if (v > m) m = v; return m; }
+      }`);
+      expect(result).to.equal("6,,9,12ab");
+      expect(meter.state.stack).to.equal(0);
+    });
+
+    it("+, += and templates keep their order of evaluation and coercion", () => {
+      const source = `function main() {
+        const log = [];
+        const v = (n) => ({ valueOf() { log.push(n); return n; } });
+        let s = "a";
+        s += v(1);
+        const t = \`\${v(2)}-\${"x" + v(3) + v(4)}\`;
+        return [s, t, 1 + 2 + "3", log.join("")].join("|");
+      }`;
+      const { result, seen } = traced(source);
+      const plain = vm.runInNewContext(`${source}; main()`);
+      expect(result).to.equal("a1|[object Object]-x34|33|134").and.equal(plain);
+      expect(seen.filter((s) => s === "str").length).to.be.at.least(5);
+    });
+  });
+
   describe("source fidelity", () => {
     const SOURCE = `"use strict";
 const double = x => x * 2;
