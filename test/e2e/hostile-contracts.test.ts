@@ -20,6 +20,8 @@ const CASES: HostileCase[] = [
   { name: "a 400 MB array (the issue's one-request crash)", body: `try { return String(new Array(5e7).fill(0).length); } catch (e) { return String(e); }`, code: 155, exception: "Memory exceeding limit" },
   { name: "an ArrayBuffer of 20 MB in a try", body: `try { new ArrayBuffer(20e6); return "ok"; } catch (e) { return String(e); }`, code: 0 },
   { name: "20 Symbol.for keys of 500 KB", body: `const k = "k".repeat(500000); for (let i = 0; i < 20; i++) Symbol.for(k + i); return "ok";`, code: 155, exception: "Memory exceeding limit" },
+  // Runs after the Symbol.for case on the same workers: what an earlier run left must not matter.
+  { name: "a 1.2M-element array after the Symbol.for keys", body: `return String(new Array(1200000).fill(1.5).length);`, code: 0 },
   { name: "300 large JSON.stringify", body: `const o = []; for (let i = 0; i < 1000; i++) o.push({ a: i, b: "x".repeat(100) }); for (let i = 0; i < 300; i++) JSON.stringify(o); return "ok";`, code: 155, exception: "Step exceeding limit" },
   { name: "class field recursion", body: `class A { x = new A(); } try { new A(); } catch (e) { return "caught " + e; }`, code: 155, exception: "Stack exceeding limit" },
   { name: "default parameter recursion", body: `function f(n, a = n > 0 ? f(n - 1) : 0) { return a; } try { return String(f(1e6)); } catch (e) { return "caught " + e; }`, code: 155, exception: "Stack exceeding limit" },
