@@ -17,6 +17,23 @@ export class ContractFailure extends Error {
   }
 }
 
+/**
+ * A run ended by a guard instead of a model: the wall clock, V8's own stack or heap limit, or the death of
+ * the worker process. Unlike every other failure this depends on the machine (its speed, its load, its
+ * memory), so it is never recorded as a transaction's result: the node leaves the transaction out of a
+ * ledger it proposes, refuses a proposal whose execution trips one, and retries a decided ledger later
+ * (docs/contracts.md §13, "When a guard trips"). A query answers it as any other 155.
+ */
+export class GuardTripped extends ContractFailure {
+  constructor(exception: string) {
+    super(CONTRACT_LIMIT_EXCEEDED, exception);
+    this.name = "GuardTripped";
+  }
+}
+
+/** What a limit's message gets when V8 or the worker, not the model, stopped the run. */
+export const ENGINE_SUFFIX = " (engine)";
+
 export const CONTRACT_EXECUTE_FAIL = 151;
 export const CONTRACT_SYNTAX_ERROR = 152;
 export const CONTRACT_TOO_MANY_RECURSION = 153;

@@ -1,6 +1,6 @@
 // Contracts in a child process: a dead worker costs the runs it had (155), never the validator.
 import { expect } from "chai";
-import { BuiltinError, ContractFailure, ContractWorkerRuntime, DEFAULT_CONTRACT_LIMITS, type ContractHost, type ExecutionRequest } from "../src/index.js";
+import { BuiltinError, ContractFailure, ContractWorkerRuntime, GuardTripped, DEFAULT_CONTRACT_LIMITS, type ContractHost, type ExecutionRequest } from "../src/index.js";
 
 const ENV = {
   thisAddress: "did:bid:contract",
@@ -83,14 +83,15 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     expect(outer.meter.used).to.equal(1 + 100 + 51 + 100);
   });
 
-  it("fails the runs of a worker that dies with 155 Memory exceeding limit, and serves the next run with a new worker", async () => {
+  it("fails the runs of a worker that dies with a guard trip (155 Memory exceeding limit (engine)), and serves the next run with a new worker", async () => {
     await runtime.execute(request(`function main() {}`, host)); // the worker is up
     const long = request(`function main() { for (;;) {} }`, host, { meter: { used: 0, limit: 1e12, exhausted: false } });
     const running = runtime.execute(long);
     const first = runtime.pid!;
     process.kill(first, "SIGKILL");
     const died = await failure(running);
-    expect([died.code, died.exception]).to.deep.equal([155, "Memory exceeding limit"]);
+    expect([died.code, died.exception]).to.deep.equal([155, "Memory exceeding limit (engine)"]);
+    expect(died).to.be.instanceOf(GuardTripped);
     expect((await runtime.execute(request(`function main() { return "again"; }`, host))).value).to.equal("again");
     expect(runtime.pid).to.not.equal(first);
   });

@@ -528,14 +528,14 @@ describe("execution", () => {
       const other = await newChain();
       await chain.close([]);
       await other.close([]);
-      await other.ledgers.close({ closeTime: other.ledgers.lastHeader.close_time! + 1n, proposer: other.validator.address, txs: [] });
-      await chain.ledgers.close({ closeTime: chain.ledgers.lastHeader.close_time! + 2n, proposer: chain.validator.address, txs: [] });
+      await other.ledgers.close({ closeTime: other.ledgers.lastHeader.close_time! + 1n, proposer: other.validator.address, txs: [] }, "propose");
+      await chain.ledgers.close({ closeTime: chain.ledgers.lastHeader.close_time! + 2n, proposer: chain.validator.address, txs: [] }, "propose");
       expect(toHex(other.ledgers.lastHeader.hash!)).to.not.equal(toHex(chain.ledgers.lastHeader.hash!));
     });
 
     it("refuses a close time that is not after the previous ledger's", async () => {
       const closeTime = chain.ledgers.lastHeader.close_time ?? 0n; // absent when 0 (proto3 default)
-      const error = await chain.ledgers.close({ closeTime, proposer: chain.validator.address, txs: [] }).catch((e: Error) => e);
+      const error = await chain.ledgers.close({ closeTime, proposer: chain.validator.address, txs: [] }, "propose").catch((e: Error) => e);
       expect(error).to.be.instanceOf(Error);
       expect(chain.ledgers.lastHeader.seq).to.equal(1n);
     });

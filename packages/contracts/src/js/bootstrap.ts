@@ -267,9 +267,10 @@ export function bootstrap(
       return;
     }
     if (!range) return;
-    // Distinct from the model's own message: V8 tripping first is a defect of the model, and must show.
+    // V8 tripping before the models is a defect of the models, and depends on the machine: " (engine)"
+    // (ENGINE_SUFFIX in failure.ts) makes the host treat it as a guard trip, never as a result.
     if (message === "Maximum call stack size exceeded") die(STACK_LIMIT + " (engine)");
-    if (message === "Invalid string length" || message === "Invalid array length" || message === "Array buffer allocation failed") die(MEMORY_LIMIT);
+    if (message === "Invalid string length" || message === "Invalid array length" || message === "Array buffer allocation failed") die(MEMORY_LIMIT + " (engine)");
   };
 
   const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "" };

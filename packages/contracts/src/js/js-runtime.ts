@@ -1,7 +1,7 @@
 import ivm from "isolated-vm";
 import { setFlagsFromString } from "node:v8";
 import { BuiltinError, type ContractEnvironment, type ContractHost } from "../host.js";
-import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, truncateUtf8 } from "../failure.js";
+import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, ENGINE_SUFFIX, GuardTripped, truncateUtf8 } from "../failure.js";
 import type { ContractLimits } from "../limits.js";
 import type { ContractRuntime } from "../runtime.js";
 import { utilsCrypto } from "../utils-host.js";
@@ -57,6 +57,7 @@ export const NOT_CROSSABLE = Object.freeze({ notCrossable: true });
 
 const STEP_LIMIT = "Step exceeding limit";
 const MEMORY_LIMIT = "Memory exceeding limit";
+const TIME_EXPIRED = "Time expired";
 
 /**
  * Evaluates to the function that prepares a fresh isolate: it runs the bootstrap with the host references
@@ -200,7 +201,7 @@ export class JsRuntime implements ContractRuntime {
       new ivm.Reference((reason: unknown) => {
         const meter = active().meter;
         if (reason === STEP_LIMIT) meter.exhausted = true;
-        else meter.fatal ??= new ContractFailure(CONTRACT_LIMIT_EXCEEDED, String(reason));
+        else meter.fatal ??= String(reason).endsWith(ENGINE_SUFFIX) ? new GuardTripped(String(reason)) : new ContractFailure(CONTRACT_LIMIT_EXCEEDED, String(reason));
       }),
     ];
     try {
@@ -287,9 +288,10 @@ export class JsRuntime implements ContractRuntime {
     if (request.meter.fatal) return request.meter.fatal;
     if (error instanceof ContractFailure) return error;
     if (request.meter.exhausted) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STEP_LIMIT);
-    if (isolate.isDisposed) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, MEMORY_LIMIT);
+    // isolated-vm disposes an isolate that reaches V8's heap limit: a guard, like the clock.
+    if (isolate.isDisposed) return new GuardTripped(MEMORY_LIMIT + ENGINE_SUFFIX);
     const message = error instanceof Error ? error.message : String(error);
-    if (/Script execution timed out/.test(message)) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, "Time expired");
+    if (/Script execution timed out/.test(message)) return new GuardTripped(TIME_EXPIRED);
     // Anything else escaped the bootstrap's own handling (V8 refused to run the code): the same on every validator.
     return new ContractFailure(CONTRACT_EXECUTE_FAIL, truncateUtf8(message));
   }

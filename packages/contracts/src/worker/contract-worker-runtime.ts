@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { CONTRACT_LIMIT_EXCEEDED, ContractFailure } from "../failure.js";
+import { ContractFailure, ENGINE_SUFFIX, GuardTripped } from "../failure.js";
 import { BuiltinError } from "../host.js";
 import type { ContractLimits } from "../limits.js";
 import type { ExecutionOutcome, ExecutionRequest } from "../js/js-runtime.js";
@@ -18,8 +18,8 @@ export interface WorkerOptions {
 /** The real stack an isolate needs so that the stack model (512 KiB) always trips far earlier (docs/contracts.md §13). */
 const MIN_STACK_BYTES = 16 * 1024 * 1024;
 const WORKER_PATH = fileURLToPath(new URL("./worker-main.js", import.meta.url));
-/** What a run that was in flight when its worker died becomes: the same on every validator. */
-const DIED = "Memory exceeding limit";
+/** What a run that was in flight when its worker died becomes: a guard trip, never a recorded result. */
+const DIED = "Memory exceeding limit" + ENGINE_SUFFIX;
 
 interface Child {
   process: ChildProcess;
@@ -29,8 +29,9 @@ interface Child {
 
 /**
  * Runs contracts in a child process (worker-main.ts), so that nothing a contract does (V8 aborting on
- * out-of-memory included) can end the validator. A dead worker fails the runs it had with 155 "Memory
- * exceeding limit" and the next run starts a new one. Host calls and logs travel over IPC; the step
+ * out-of-memory included) can end the validator. A dead worker fails the runs it had with a guard trip
+ * (GuardTripped "Memory exceeding limit (engine)") and the next run starts a new one. Host calls and logs
+ * travel over IPC; the step
  * meter stays here and is sent with every message, so nested runs share one budget as in-process.
  */
 export class ContractWorkerRuntime implements ContractRuntime {
@@ -130,8 +131,8 @@ export class ContractWorkerRuntime implements ContractRuntime {
       if (this.child === child) this.child = undefined;
       if (child.runs.size > 0) this.options.log?.(`contract worker ${process_.pid} died (${signal ?? `code ${code}`}) with ${child.runs.size} run(s): they fail with 155 ${DIED}`);
       for (const run of child.runs.values()) {
-        run.request.meter.fatal ??= new ContractFailure(CONTRACT_LIMIT_EXCEEDED, DIED);
-        run.reject(new ContractFailure(CONTRACT_LIMIT_EXCEEDED, DIED));
+        run.request.meter.fatal ??= new GuardTripped(DIED);
+        run.reject(new GuardTripped(DIED));
       }
       child.runs.clear();
       // A worker that had started is replaced at once; one that failed to start is retried by the next run.
@@ -163,7 +164,7 @@ export class ContractWorkerRuntime implements ContractRuntime {
         const failure = message.failure!;
         if (failure.kind === "host") return run.reject(request.meter.fatal ?? new Error("a contract transaction failed"));
         if (failure.kind === "error") return run.reject(new Error(failure.message));
-        const error = new ContractFailure(failure.code, failure.exception, failure.linenum, failure.stack);
+        const error = failure.guard ? new GuardTripped(failure.exception) : new ContractFailure(failure.code, failure.exception, failure.linenum, failure.stack);
         // A limit fails the whole user transaction, even in a run that catches the nested failure.
         if (failure.fatal) request.meter.fatal ??= error;
         return run.reject(request.meter.fatal && failure.fatal ? request.meter.fatal : error);

@@ -12,7 +12,8 @@ export interface MeterState {
 
 /** How a run failed, so the parent can rebuild the same error. */
 export type RunFailure =
-  | { kind: "contract"; code: number; exception: string; linenum: number; stack: string; fatal: boolean }
+  /** `guard`: a GuardTripped (failure.ts), which the node never records as a result. */
+  | { kind: "contract"; code: number; exception: string; linenum: number; stack: string; fatal: boolean; guard: boolean }
   /** A failure that came from the parent's host (a failed sub-transaction): the parent holds the error. */
   | { kind: "host" }
   | { kind: "error"; message: string };

@@ -1,7 +1,7 @@
 // The contract worker: a child process of a validator that runs contracts (docs/contracts.md §13). Whatever
 // a contract does to this process, the validator survives; see contract-worker-runtime.ts for the parent.
 import ivm from "isolated-vm";
-import { ContractFailure } from "../failure.js";
+import { ContractFailure, GuardTripped } from "../failure.js";
 import { BuiltinError, type ContractHost } from "../host.js";
 import { JsRuntime, type StepMeter } from "../js/js-runtime.js";
 import type { FromWorker, MeterState, RunFailure, ToWorker } from "./protocol.js";
@@ -66,7 +66,7 @@ async function execute(message: Extract<ToWorker, { type: "execute" }>): Promise
     let failure: RunFailure;
     if (error instanceof HostFatal) failure = { kind: "host" };
     else if (error instanceof ContractFailure) {
-      failure = { kind: "contract", code: error.code, exception: error.exception, linenum: error.linenum, stack: error.contractStack, fatal: meter.fatal === error };
+      failure = { kind: "contract", code: error.code, exception: error.exception, linenum: error.linenum, stack: error.contractStack, fatal: meter.fatal === error, guard: error instanceof GuardTripped };
     } else failure = { kind: "error", message: error instanceof Error ? error.message : String(error) };
     reply = { type: "done", id: message.id, meter: state(meter), failure };
   }

@@ -253,7 +253,7 @@ export class ConsensusService {
     const ledger =
       executed && equalBytes(executed.value.previous_ledger_hash ?? new Uint8Array(0), tip.hash!)
         ? await ledgers.commit(executed, decision)
-        : await ledgers.close(decidedProposal(commit.value, tip), decision);
+        : await ledgers.close(decidedProposal(commit.value, tip), "decided", decision);
     this.afterLedger();
     this.parts.log(`closed ledger ${ledger.header.seq} (view ${commit.view}) with ${ledger.included.length} transactions`);
     this.handle(this.replica.executed(commit.seq, toHex(ledger.header.hash!), this.now()));

@@ -50,7 +50,7 @@ export async function applyDecisions(
       return { applied, refused: `the commit proof of ledger ${seq} does not verify` };
     }
     const value = decision.value && decision.value.length > 0 ? decision.value : null;
-    onApplied(await ledgers.close(decidedProposal(value, ledgers.lastHeader), decision));
+    onApplied(await ledgers.close(decidedProposal(value, ledgers.lastHeader), "decided", decision));
     applied++;
   }
   return { applied };

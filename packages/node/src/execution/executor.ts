@@ -55,6 +55,27 @@ export interface ContractSupport {
   trace?: (line: string) => void;
 }
 
+/**
+ * How a ledger is executed (docs/contracts.md §13, "When a guard trips"):
+ * - "propose": the primary builds a value; transactions that cannot go in (wrong nonce, unaffordable fee,
+ *   a contract run ended by a guard) are left out and reported in `refused`.
+ * - "verify": a backup checks a proposed value; any of those refuses the whole value.
+ * - "decided": a validator applies a value a quorum decided; as "verify", with ten times the clock guard,
+ *   since the quorum ran every contract within it. Failing here fails the close, which is retried.
+ */
+export type ExecutionMode = "propose" | "verify" | "decided";
+
+/** The clock guard's multiple for a decided value. */
+const DECIDED_TIME_FACTOR = 10;
+
+/** A transaction whose contract run ended on a guard: its outcome depends on this machine, so it is no result. */
+export class GuardTrippedTransaction extends Error {
+  constructor(readonly error: ChainError) {
+    super(`a contract run ended on a guard, not a deterministic limit: ${error.message}`);
+    this.name = "GuardTrippedTransaction";
+  }
+}
+
 /** The previous ledger as execution needs it. */
 export interface ChainTip {
   header: LedgerHeader;
@@ -63,8 +84,8 @@ export interface ChainTip {
 
 /**
  * Executes ledgers: a deterministic function of (previous state, proposal). "propose" leaves out
- * transactions that cannot go into this ledger (wrong nonce, unaffordable fee…); "verify" refuses the whole
- * proposal instead, which is how a replica checks a value another validator proposed.
+ * transactions that cannot go into this ledger (wrong nonce, unaffordable fee…); "verify" and "decided"
+ * refuse the whole proposal instead (ExecutionMode).
  */
 export class Executor {
   constructor(
@@ -77,7 +98,7 @@ export class Executor {
     private readonly ledgerHash: (seq: bigint) => Promise<Uint8Array | undefined>,
   ) {}
 
-  async execute(tip: ChainTip, proposal: LedgerProposal, mode: "propose" | "verify"): Promise<ExecutedLedger> {
+  async execute(tip: ChainTip, proposal: LedgerProposal, mode: ExecutionMode): Promise<ExecutedLedger> {
     const seq = tip.header.seq! + 1n;
     const previousClose = tip.header.close_time ?? 0n;
     if (proposal.closeTime <= previousClose) {
@@ -92,11 +113,20 @@ export class Executor {
         checkStatic(tx, this.params, seq, this.signatures);
         await checkState(tx, state, this.params, this.signatures, "next");
       } catch (error) {
-        if (mode === "verify") throw error;
+        if (mode !== "propose") throw error;
         refused.push({ tx, error: asChainError(error) });
         continue;
       }
-      records.push(...(await this.apply(state, tx, seq, proposal.closeTime, proposal.proposer)));
+      state.checkpoint();
+      try {
+        records.push(...(await this.apply(state, tx, seq, proposal.closeTime, proposal.proposer, mode === "decided" ? DECIDED_TIME_FACTOR : 1)));
+        state.commit();
+      } catch (error) {
+        state.rollback();
+        if (mode !== "propose" || !(error instanceof GuardTrippedTransaction)) throw error;
+        refused.push({ tx, error: error.error });
+        continue;
+      }
       included.push(tx);
     }
     const value: ConsensusValue = {
@@ -128,7 +158,7 @@ export class Executor {
    * on failure everything is rolled back first. Returns its record, then those of its contract-made
    * transactions.
    */
-  private async apply(state: StateView, tx: SignedTransaction, seq: bigint, closeTime: bigint, proposer: string): Promise<RawTransactionEnvStore[]> {
+  private async apply(state: StateView, tx: SignedTransaction, seq: bigint, closeTime: bigint, proposer: string, timeFactor: number): Promise<RawTransactionEnvStore[]> {
     const t = tx.transaction;
     const sourceAddress = t.source_address!;
     const source = (await state.account(sourceAddress))!;
@@ -142,7 +172,7 @@ export class Executor {
       feeLimit: t.fee_limit ?? 0n,
       gasPrice: t.gas_price ?? 0n,
       baseGas: gasOf(tx),
-    }, this.contracts.trace);
+    }, this.contracts.trace, timeFactor);
     let error: ChainError | undefined;
     state.checkpoint();
     try {
@@ -155,8 +185,9 @@ export class Executor {
     } catch (e) {
       state.rollback();
       error = asChainError(e);
-      await debit(state, sourceAddress, run.fee(), 0n);
+      if (!run.guardTripped) await debit(state, sourceAddress, run.fee(), 0n);
     }
+    if (run.guardTripped) throw new GuardTrippedTransaction(error ?? new ChainError(ErrorCode.CONTRACT_LIMIT_EXCEEDED, run.guardTripped.message));
     if (run.fee() > 0n) {
       // Validators have accounts from the genesis; should a proposer have none, the fee creates it.
       const leader = (await state.account(proposer)) ?? newAccount(proposer, 0n, DEFAULT_PRIVILEGE);

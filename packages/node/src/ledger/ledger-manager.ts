@@ -1,6 +1,6 @@
 import { ChainError, ErrorCode, codecs, equalBytes, sha256, toHex, utf8, type LedgerDecision, type LedgerHeader, type RawTransactionEnvStore, type StoredLedger } from "@chainsim/protocol";
 import type { NodeConfig } from "../config.js";
-import { Executor, type ChainTip, type ContractSupport, type ExecutedLedger, type LedgerProposal } from "../execution/executor.js";
+import { Executor, type ChainTip, type ContractSupport, type ExecutedLedger, type ExecutionMode, type LedgerProposal } from "../execution/executor.js";
 import type { SignatureChecker } from "../execution/authorization.js";
 import { DEFAULT_PRIVILEGE, newAccount } from "../execution/operations.js";
 import type { ChainParams } from "../execution/params.js";
@@ -114,7 +114,7 @@ export class LedgerManager {
    * refuses the whole proposal for one bad transaction) and how a proposer builds one ("propose" leaves
    * bad transactions out). The result can be committed while the tip has not moved.
    */
-  execute(proposal: LedgerProposal, mode: "propose" | "verify"): Promise<ExecutedLedger> {
+  execute(proposal: LedgerProposal, mode: ExecutionMode): Promise<ExecutedLedger> {
     return this.serially(() => this.executeOnTip(proposal, mode));
   }
 
@@ -128,9 +128,13 @@ export class LedgerManager {
     });
   }
 
-  /** Executes ("propose" mode) and stores the next ledger in one step. Returns it, with what it left out and why. */
-  close(proposal: LedgerProposal, decision?: LedgerDecision): Promise<ExecutedLedger> {
-    return this.serially(async () => this.storeOnTip(await this.executeOnTip(proposal, "propose"), decision));
+  /**
+   * Executes and stores the next ledger in one step: a decided value ("decided", with its decision: it is
+   * stored exactly or not at all), or in tests a ledger built from candidates ("propose"). Returns it, with
+   * what it left out and why.
+   */
+  close(proposal: LedgerProposal, mode: "decided" | "propose", decision?: LedgerDecision): Promise<ExecutedLedger> {
+    return this.serially(async () => this.storeOnTip(await this.executeOnTip(proposal, mode), decision));
   }
 
   /** Runs `task` after every earlier execute/commit/close: they all read or move the tip. */
@@ -143,7 +147,7 @@ export class LedgerManager {
     return run;
   }
 
-  private async executeOnTip(proposal: LedgerProposal, mode: "propose" | "verify"): Promise<ExecutedLedger> {
+  private async executeOnTip(proposal: LedgerProposal, mode: ExecutionMode): Promise<ExecutedLedger> {
     if (this.broken) throw this.broken;
     this.closingNow = true;
     try {

@@ -215,7 +215,7 @@ export class TestChain {
   /** Closes the next ledger with `txs`, by default the pool's next proposal. */
   async close(txs?: SignedTransaction[]): Promise<ExecutedLedger> {
     this.closeTime += 1_000_000n;
-    return this.ledgers.close({ closeTime: this.closeTime, proposer: this.validator.address, txs: txs ?? (await this.txs.nextProposal(1000)) });
+    return this.ledgers.close({ closeTime: this.closeTime, proposer: this.validator.address, txs: txs ?? (await this.txs.nextProposal(1000)) }, "propose");
   }
 
   /** Submits (must be accepted), closes a ledger, and returns the transaction's record. */

@@ -1,6 +1,7 @@
 import {
   BuiltinError,
   ContractFailure,
+  GuardTripped,
   type ContractRuntime,
   type ContractEnvironment,
   type ContractLimits,
@@ -82,6 +83,8 @@ export class ContractRun {
   memoryUsage = 0;
   /** Peak of the deterministic stack model over this transaction's contract runs. */
   stackUsage = 0;
+  /** Set when a run ended on a guard (clock, V8, a dead worker): this execution is not a result to record. */
+  guardTripped?: GuardTripped;
 
   constructor(
     readonly runtime: ContractRuntime,
@@ -92,9 +95,11 @@ export class ContractRun {
     readonly tx: UserTransaction,
     /** Where Utils.log lines go besides `logs`: the node's trace log. */
     private readonly trace?: (line: string) => void,
+    /** Multiplies the clock guard: a decided ledger is executed with more room (executor.ts). */
+    timeFactor = 1,
   ) {
     this.meter = { used: 0, limit: limits.steps, exhausted: false };
-    this.deadline = performance.now() + limits.timeMs;
+    this.deadline = performance.now() + limits.timeMs * timeFactor;
     this.operationSource = tx.source;
   }
 
@@ -192,6 +197,7 @@ export class ContractRun {
       this.stackUsage = Math.max(this.stackUsage, outcome.stackUsage);
       return outcome.value;
     } catch (error) {
+      if (error instanceof GuardTripped) this.guardTripped ??= error;
       if (error instanceof ContractFailure) throw new ChainError(error.code, error.describe(frame.codeAddress));
       throw error;
     }
