@@ -114,6 +114,21 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     }
   });
 
+  it("kills a worker stuck in native code past the clock (a generic shift over a huge length): Time expired, a guard trip, and the next run is served", async () => {
+    await runtime.execute(request(`function main() { return "warm"; }`, host));
+    const stuckPid = runtime.pid!;
+    const stuck = request(`function main() { const o = { length: 9007199254740991 }; o[9007199254740990] = 1; Array.prototype.shift.call(o); return "done"; }`, host, { deadline: performance.now() + 200 });
+    const started = performance.now();
+    const error = await failure(runtime.execute(stuck));
+    expect(error).to.be.instanceOf(GuardTripped);
+    expect(error.exception).to.equal("Time expired");
+    expect(performance.now() - started).to.be.below(10_000);
+    const deadline = Date.now() + 5_000;
+    while (alive(stuckPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(alive(stuckPid), "the stuck worker is gone").to.equal(false);
+    expect((await runtime.execute(request(`function main() { return "after"; }`, host))).value).to.equal("after");
+  });
+
   it("leaves no worker behind after dispose", async () => {
     await runtime.execute(request(`function main() { return "x"; }`, host));
     const pid = runtime.pid!;

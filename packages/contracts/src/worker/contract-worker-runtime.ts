@@ -20,9 +20,19 @@ const MIN_STACK_BYTES = 16 * 1024 * 1024;
 const WORKER_PATH = fileURLToPath(new URL("./worker-main.js", import.meta.url));
 /** What a run that was in flight when its worker died becomes: a guard trip, never a recorded result. */
 const DIED = "Memory exceeding limit" + ENGINE_SUFFIX;
+/** What the runs of a worker killed for overrunning the clock become. */
+const OVERRAN = "Time expired";
+/**
+ * How long past its clock guard a run may go before its worker is killed: V8 checks the clock only between
+ * JavaScript steps, so a built-in stuck in native code (a generic `shift` over a huge `length`) would
+ * otherwise hold the worker, and every later run, for good.
+ */
+const OVERRUN_GRACE_MS = 1_000;
 
 interface Child {
   process: ChildProcess;
+  /** Why this worker was killed on purpose, for the runs it had. */
+  killedFor?: string;
   ready: Promise<void>;
   runs: Map<number, { request: ExecutionRequest; resolve: (outcome: ExecutionOutcome) => void; reject: (error: Error) => void }>;
 }
@@ -67,6 +77,12 @@ export class ContractWorkerRuntime implements ContractRuntime {
     // A run whose worker was still starting does not lose that time to the clock guard.
     const waited = performance.now() - waitStarted;
     const id = this.nextRun++;
+    const timeLeftMs = Math.max(1, request.deadline + waited - performance.now());
+    const watchdog = setTimeout(() => {
+      if (!child.runs.has(id)) return;
+      child.killedFor ??= OVERRAN;
+      child.process.kill("SIGKILL");
+    }, timeLeftMs + OVERRUN_GRACE_MS);
     return new Promise<ExecutionOutcome>((resolve, reject) => {
       child.runs.set(id, { request, resolve, reject });
       this.send(child, {
@@ -80,9 +96,9 @@ export class ContractWorkerRuntime implements ContractRuntime {
         depth: request.depth,
         limit: request.meter.limit,
         meter: meterState(request),
-        timeLeftMs: Math.max(1, request.deadline + waited - performance.now()),
+        timeLeftMs,
       });
-    });
+    }).finally(() => clearTimeout(watchdog));
   }
 
   dispose(): void {
@@ -129,10 +145,11 @@ export class ContractWorkerRuntime implements ContractRuntime {
     process_.on("exit", (code, signal) => {
       failed(new Error(`the contract worker exited during start-up (${signal ?? `code ${code}`}); is \`ulimit -s ${this.stackKiB}\` allowed here?`));
       if (this.child === child) this.child = undefined;
-      if (child.runs.size > 0) this.options.log?.(`contract worker ${process_.pid} died (${signal ?? `code ${code}`}) with ${child.runs.size} run(s): they fail with 155 ${DIED}`);
+      const reason = child.killedFor ?? DIED;
+      if (child.runs.size > 0) this.options.log?.(`contract worker ${process_.pid} ${child.killedFor ? "killed" : "died"} (${signal ?? `code ${code}`}) with ${child.runs.size} run(s): they fail with 155 ${reason}`);
       for (const run of child.runs.values()) {
-        run.request.meter.fatal ??= new GuardTripped(DIED);
-        run.reject(new GuardTripped(DIED));
+        run.request.meter.fatal ??= new GuardTripped(reason);
+        run.reject(new GuardTripped(reason));
       }
       child.runs.clear();
       // A worker that had started is replaced at once; one that failed to start is retried by the next run.

@@ -99,5 +99,6 @@ process.on("message", (message: ToWorker) => {
       break;
   }
 });
-// The parent going away ends the worker: nothing else would.
-process.on("disconnect", () => process.exit(0));
+// The parent going away ends the worker: nothing else would. SIGKILL, since an isolate thread stuck in
+// native code would keep an orderly exit from finishing.
+process.on("disconnect", () => process.kill(process.pid, "SIGKILL"));
