@@ -31,6 +31,9 @@ const CASES: HostileCase[] = [
   { name: "prepareStackTrace reaching internals", body: `try { Error.prepareStackTrace = (e, s) => s; } catch (e) {} const s = new Error().stack; return typeof s === "string" ? s : "callsites";`, code: 0 },
   { name: "the meter through globalThis", body: `const f = globalThis["__chain" + "sim_step_leave"] || globalThis["__chain" + "sim_enter"]; return typeof f;`, code: 0 },
   { name: "log of 8 MB, 100 times", body: `const s = "y".repeat(4000000); for (let i = 0; i < 90; i++) Utils.log(s); return "logged";`, code: 0 },
+  { name: "a backtracking pattern given to match as a string", body: `return String(("a".repeat(28) + "b").match("(a+)+$"));`, code: 0 },
+  { name: "recursion with wide destructuring", body: `const O = {}; function r(n) { const { ${Array.from({ length: 3000 }, (_, i) => `a${i}`).join(", ")} } = O; if (n > 0) r(n - 1); return n; } let ok = false; (function () { try { r(1500); ok = true; } finally { return; } })(); return String(ok);`, code: 155, exception: "Stack exceeding limit" },
+  { name: "promise jobs after the entry point returns", body: `return typeof Promise;`, code: 0 },
   { name: "a stack seen from a getter called by a built-in", body: `const o = { get x() { return new Error("in getter").stack; } }; return JSON.stringify(o);`, code: 0 },
 ];
 

@@ -344,10 +344,20 @@ function main(input) { return helper(JSON.parse(input)); }
       const entries = vm.runInNewContext(instrument(source, LIMITS))(...meter.functions)();
       expect(entries.main()).to.equal("done");
       expect(meter.state.stack, "every frame entered was left, the thrown one too").to.equal(0);
-      // main (its widest call has 2 arguments), empty, strictEmpty, slots (2 params + x, y, z, inner), arrow (2),
-      // object (1), curried, its arrow (1), thrower (a call with 1 argument).
-      expect(meter.state.frames).to.deep.equal([128 + 32, 128, 128, 128 + 16 * 6, 128 + 16 * 2, 128 + 16, 128, 128 + 16, 128 + 16]);
-      expect(meter.state.peak).to.equal(128 + 32 + 128 + 16 * 6);
+      // main (its widest call has 2 arguments, its catch binds e), empty, strictEmpty, slots (2 params + x, y, z,
+      // inner), arrow (2), object (1), curried, its arrow (1), thrower (a call with 1 argument).
+      expect(meter.state.frames).to.deep.equal([128 + 48, 128, 128, 128 + 16 * 6, 128 + 16 * 2, 128 + 16, 128, 128 + 16, 128 + 16]);
+      expect(meter.state.peak).to.equal(128 + 48 + 128 + 16 * 6);
+    });
+
+    it("counts every name a destructuring pattern binds as a slot: V8 gives each a register", () => {
+      const source = `function pick({ a, b: [c, { d }], ...rest }, [e = 1, , ...f]) { const { g, h: { i } } = rest; let [j, k] = f; return a; }
+        function main() { pick({ a: 1, b: [2, { d: 3 }], h: {} }, [4, 5, 6]); return "done"; }`;
+      const meter = testMeter();
+      const entries = vm.runInNewContext(instrument(source, LIMITS))(...meter.functions)();
+      expect(entries.main()).to.equal("done");
+      // pick: params a, c, d, rest, e, f; declarations g, i, j, k.
+      expect(meter.state.frames[1]).to.equal(128 + 16 * 10);
     });
 
     it("is deterministic: the same source instruments to the same string", () => {

@@ -129,6 +129,19 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     expect((await runtime.execute(request(`function main() { return "after"; }`, host))).value).to.equal("after");
   });
 
+  it("lets no contract drop V8's own stack overflow: a finally that returns still ends the run on a guard trip", async () => {
+    // The arguments' length reads 0 to the guard and 9e6 to V8, which overflows the real stack.
+    const code = `function main() {
+      let reads = 0;
+      const list = { get length() { reads += 1; return reads === 1 ? 0 : 9000000; } };
+      let r = "overflow";
+      try { r = "ok:" + Reflect.apply(function () { return arguments.length; }, null, list); } finally { return r; }
+    }`;
+    const error = await failure(runtime.execute(request(code, host)));
+    expect(error).to.be.instanceOf(GuardTripped);
+    expect(error.exception).to.equal("Stack exceeding limit (engine)");
+  });
+
   it("leaves no worker behind after dispose", async () => {
     await runtime.execute(request(`function main() { return "x"; }`, host));
     const pid = runtime.pid!;

@@ -70,7 +70,7 @@ export function bootstrap(
   installUtils: Function,
   installChain: Function,
 ): PreparedIsolate {
-  for (const name of ["Date", "Math", "WebAssembly", "Atomics", "SharedArrayBuffer", "WeakRef", "FinalizationRegistry", "Intl", "eval", "Function", "console"]) {
+  for (const name of ["Date", "Math", "WebAssembly", "Atomics", "SharedArrayBuffer", "WeakRef", "FinalizationRegistry", "Intl", "eval", "Function", "console", "Promise"]) {
     delete global[name];
   }
   // Locale-dependent results would differ between validators with different LANG settings.

@@ -166,9 +166,18 @@ export function installGuards(global: any, meter: GuardMeter, limits: GuardLimit
       return apply(original, text, texts);
     },
   }).method);
+  // match, matchAll and search make a RegExp of a pattern given as a string with V8's own constructor, which
+  // would backtrack: they get one from the guarded constructor (the linear-time engine) instead.
+  const patternSymbols: Record<string, symbol> = { match: Symbol.match, matchAll: Symbol.matchAll, search: Symbol.search };
   for (const name of ["split", "replace", "replaceAll", "match", "matchAll", "search", "localeCompare"]) {
+    const symbol = patternSymbols[name];
     replace(StringProto, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
+        if (symbol !== undefined) {
+          const pattern = args[0];
+          const own = pattern !== null && (typeof pattern === "object" || typeof pattern === "function") ? (pattern as Record<symbol, unknown>)[symbol] : undefined;
+          if (own === undefined || own === null) args[0] = makeRegExp(pattern, name === "matchAll" ? "g" : undefined);
+        }
         if (typeof this === "string") work(this.length);
         const result = apply(original, this, args);
         if (typeof result === "string") makesString(result.length);

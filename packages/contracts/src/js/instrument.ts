@@ -315,7 +315,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
   };
   /** A function body inside `const t = enter(F, W); try { … } finally { leave(t) }`: the frame is popped however the body ends. */
   const enterFunction = (fn: AnyNode, key: number): [FunctionFrame, Weighted] => {
-    const frame: FunctionFrame = { slots: fn.params.length, widestCall: 0, texts: [] };
+    const frame: FunctionFrame = { slots: (fn.params as AnyNode[]).reduce((sum, param) => sum + bindingCount(param), 0), widestCall: 0, texts: [] };
     const weighted: Weighted = { weight: 0, texts: [] };
     const enter = `const ${TOKEN}=__chainsim_enter(${FRAME_PLACEHOLDER},${WEIGHT_PLACEHOLDER});try{`;
     const leave = `}finally{__chainsim_leave(${TOKEN})}`;
@@ -375,6 +375,12 @@ function collect(source: string, program: AnyNode): Insertion[] {
     if (body) body.weight += allocationWeight(node);
     switch (node.type) {
       case "VariableDeclarator":
+        // V8 gives every name a destructuring pattern binds a register of its own.
+        if (owner) owner.slots += bindingCount(node.id as AnyNode);
+        break;
+      case "CatchClause":
+        if (owner && node.param) owner.slots += bindingCount(node.param as AnyNode);
+        break;
       case "FunctionDeclaration":
       case "ClassDeclaration":
         if (owner) owner.slots++;
@@ -457,6 +463,11 @@ function collect(source: string, program: AnyNode): Insertion[] {
       case "CatchClause":
         catchClause(node, inside);
         break;
+      case "TryStatement":
+        // `finally { return }` (or break, continue) would drop V8's own overflow without a catch seeing it:
+        // a catch that only shows the exception to the meter and rethrows it keeps the meaning.
+        if (!node.handler) add((node.block as AnyNode).end, ` catch (${CAUGHT}) { __chainsim_caught(${CAUGHT}); throw ${CAUGHT}; }`, false, inside);
+        break;
     }
 
     if (FUNCTIONS.has(node.type)) {
@@ -532,6 +543,33 @@ function collect(source: string, program: AnyNode): Insertion[] {
       add(block.end, "}", true, key);
     }
   }
+}
+
+/** Names a binding pattern declares (at least one slot, as for a plain name). */
+function bindingCount(pattern: AnyNode): number {
+  let names = 0;
+  const pending: AnyNode[] = [pattern];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    switch (node.type) {
+      case "Identifier":
+        names++;
+        break;
+      case "ObjectPattern":
+        for (const property of node.properties as AnyNode[]) pending.push(property.type === "RestElement" ? property : (property.value as AnyNode));
+        break;
+      case "ArrayPattern":
+        for (const element of node.elements as (AnyNode | null)[]) if (element) pending.push(element);
+        break;
+      case "AssignmentPattern":
+        pending.push(node.left as AnyNode);
+        break;
+      case "RestElement":
+        pending.push(node.argument as AnyNode);
+        break;
+    }
+  }
+  return Math.max(1, names);
 }
 
 function reverseFrom<T>(array: T[], from: number): void {

@@ -56,6 +56,10 @@ export const TEMPLATES: Record<string, (d: Draw) => string> = {
   "log bomb": (d) => `const s = "y".repeat(${d.pick([1000, 1 << 20, 4 << 20])}); for (let i = 0; i < ${d.pick([1, 10, 90])}; i++) Utils.log(s); out.push("logged");`,
   "builtin calls": (d) => `for (let i = 0; i < ${d.pick([10, 50, 200])}; i++) out.push(Chain.getBalance(Chain.thisAddress));`,
   "store and load": (d) => `for (let i = 0; i < ${d.pick([1, 10, 60])}; i++) Chain.store("k" + i, "v".repeat(${d.pick([1, 1000, 262144])})); out.push(Chain.load("k0").length);`,
+  "destructuring recursion": (d) => `const O = {}; function r(n) { const { ${Array.from({ length: d.pick([10, 300, 3000]) }, (_, i) => `a${i}`).join(", ")} } = O; if (n > 0) r(n - 1); return n; } out.push(r(${depth(d)}));`,
+  "overflow dropped by finally": (d) => `let ok = false; function r(n) { return n === 0 ? 0 : 1 + r(n - 1); } (function () { try { r(${depth(d)}); ok = true; } finally { return; } })(); out.push(ok);`,
+  "pattern given as a string": (d) => `const text = "a".repeat(${d.pick([10, 28, 10000])}) + "b"; out.push(String(text.match("${d.pick(["(a+)+$", "a*b", "(ab)\\\\1"])}"))); out.push(text.search("b")); out.push([...text.matchAll("a")].length);`,
+  "promise jobs": () => `out.push(typeof Promise);`,
   "long return value": (d) => `out.push("r".repeat(${d.pick([10, 100000, 300000])}).length); return "z".repeat(${d.pick([10, 200000, 300000])});`,
 };
 
