@@ -4,6 +4,7 @@ import vm from "node:vm";
 import { DEFAULT_CONTRACT_LIMITS } from "../src/limits.js";
 import {
   ContractSourceError,
+  MAX_PARSE_NESTING,
   METER_FUNCTIONS,
   RESERVED_PREFIX,
   clearInstrumentCache,
@@ -391,6 +392,21 @@ function query(input) {
   });
 
   describe("refusals", () => {
+    it("nesting past MAX_PARSE_NESTING: 152 at the same place however warm the parser is, never a parse that depends on the host's stack", () => {
+      const nested = (levels: number) => `function main() { const n = 1; return ${"n - (".repeat(levels)}1${")".repeat(levels)}; }`;
+      expect(() => instrument(nested(150), LIMITS)).not.to.throw();
+      // The host's own stack would end acorn somewhere between a few hundred and a few thousand levels,
+      // depending on what ran before: the bound must refuse first, at one place.
+      const messages = new Set<string>();
+      for (const levels of [300, 600, 1000, 5000, 20000]) {
+        for (let i = 0; i < 30; i++) instrument(nested(100 + (i % 7)), LIMITS); // warm the parser up in between
+        const error = refusal(nested(levels));
+        expect(error.code).to.equal(152);
+        messages.add(error.message);
+      }
+      expect([...messages]).to.deep.equal([`SyntaxError: Contract code is nested more than ${MAX_PARSE_NESTING} levels deep (1:1033)`]);
+    });
+
     it("a source that does not parse: 152 with line and column", () => {
       const error = refusal(`"use strict";\nfunction main() {\n  var = 1;\n}`);
       expect(error.code).to.equal(152);

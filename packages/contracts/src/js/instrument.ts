@@ -27,7 +27,7 @@
  * `yield`, `for await`.
  */
 import { createHash } from "node:crypto";
-import { getLineInfo, parse } from "acorn";
+import { Parser, getLineInfo, type Options } from "acorn";
 
 /** The prefix of every name the metering uses; contracts may not mention any name that starts with it. */
 export const RESERVED_PREFIX = "__chainsim";
@@ -239,6 +239,41 @@ function isReserved(name: unknown): boolean {
 }
 
 /**
+ * How many of acorn's recursive productions may be open at once. acorn recurses on the host's own stack,
+ * where how deep it gets before overflowing depends on what the process ran before (compiled or still
+ * interpreted code): the same source could parse on one validator and not on another. This bound is far
+ * below that, so deep nesting is refused the same way everywhere (docs/contracts.md §13). About five
+ * productions open per level of parentheses: some 200 levels; a chain of 800 binary operators.
+ */
+export const MAX_PARSE_NESTING = 800;
+const RECURSIVE_PRODUCTIONS = ["parseStatement", "parseMaybeAssign", "parseExprOp", "parseMaybeUnary", "parseExprAtom", "parseBindingAtom"];
+
+// acorn's productions are not in its type declarations: the subclass reaches them untyped.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const BoundedParser = Parser.extend((Base: any) => {
+  const Bounded = class extends Base {
+    nesting = 0;
+  };
+  for (const name of RECURSIVE_PRODUCTIONS) {
+    const production = Base.prototype[name] as (...args: unknown[]) => unknown;
+    (Bounded.prototype as any)[name] = function (this: any, ...args: unknown[]) {
+      if (++this.nesting > MAX_PARSE_NESTING) this.raise(this.start, `Contract code is nested more than ${MAX_PARSE_NESTING} levels deep`);
+      try {
+        return production.apply(this, args);
+      } finally {
+        this.nesting--;
+      }
+    };
+  }
+  return Bounded as any;
+});
+
+/** acorn's parse with the nesting bound: every parse of a contract goes through here. */
+export function parseContract(source: string, options: Options): unknown {
+  return BoundedParser.parse(source, options);
+}
+
+/**
  * Rewrites a contract into its metered wrapper (see the top of this file). Deterministic: the result
  * depends on `source` only (limits only decide refusal).
  */
@@ -246,7 +281,7 @@ export function instrument(source: string, limits: { codeBytes: number }): strin
   checkSize(source, limits);
   let program: AnyNode;
   try {
-    program = parse(source, { ecmaVersion: ECMA_VERSION, sourceType: "script", allowHashBang: false }) as unknown as AnyNode;
+    program = parseContract(source, { ecmaVersion: ECMA_VERSION, sourceType: "script", allowHashBang: false }) as AnyNode;
   } catch (error) {
     throw syntaxError(source, error);
   }

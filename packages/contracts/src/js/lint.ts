@@ -4,7 +4,7 @@
  * `"use strict"`, loose equality, `++`/`--`, `try`, and wrapper constructors. (`eval`, `Function` and
  * `with` are refused by instrumentation whatever the setting.) Only `lint.ts` knows the rules.
  */
-import { parse } from "acorn";
+import { parseContract } from "./instrument.js";
 
 export interface LintWarning {
   line: number;
@@ -48,7 +48,7 @@ function ruleFor(node: AnyNode): string | undefined {
 
 /** Lint warnings of a source that parses (syntax errors are instrumentation's to report), in source order. */
 export function lintContract(source: string): LintWarning[] {
-  const program = parse(source, { ecmaVersion: 2022, sourceType: "script", locations: true }) as unknown as AnyNode;
+  const program = parseContract(source, { ecmaVersion: 2022, sourceType: "script", locations: true }) as AnyNode;
   const warnings: LintWarning[] = [];
   const warn = (node: AnyNode, reason: string) => warnings.push({ line: node.loc.start.line, column: node.loc.start.column, reason });
   const first = program.body[0] as AnyNode | undefined;
