@@ -42,6 +42,8 @@ describe("a contract run ended by a guard is never a recorded result", function 
     expect(after!.nonce).to.equal(before!.nonce);
     expect(after!.balance).to.equal(before!.balance);
     expect((await chain.metadata(contract, "ran"))!.value).to.equal("plain");
+    // Peers re-gossiping it must not make this validator spend the guard's time on it again.
+    expect(await chain.submit(heavy)).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED);
   });
 
   it("a backup refuses a value whose execution trips a guard", async () => {

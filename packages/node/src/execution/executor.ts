@@ -39,8 +39,8 @@ export interface ExecutedLedger {
   records: RawTransactionEnvStore[];
   changes: LedgerChanges;
   included: SignedTransaction[];
-  /** Only in "propose" mode: transactions left out, with the reason. */
-  refused: { tx: SignedTransaction; error: ChainError }[];
+  /** Only in "propose" mode: transactions left out, with the reason; `guardTripped` when a guard ended a contract run. */
+  refused: { tx: SignedTransaction; error: ChainError; guardTripped?: boolean }[];
   /** Signed transactions on chain after this ledger. */
   txCount: bigint;
   /** Applies the ledger's account-tree updates; call once the ledger is stored. */
@@ -124,7 +124,7 @@ export class Executor {
       } catch (error) {
         state.rollback();
         if (mode !== "propose" || !(error instanceof GuardTrippedTransaction)) throw error;
-        refused.push({ tx, error: error.error });
+        refused.push({ tx, error: error.error, guardTripped: true });
         continue;
       }
       included.push(tx);

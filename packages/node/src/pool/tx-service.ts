@@ -1,4 +1,4 @@
-import type { SignedTransaction } from "@chainsim/protocol";
+import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protocol";
 import type { SignatureChecker } from "../execution/authorization.js";
 import { checkState, checkStatic } from "../execution/checks.js";
 import type { ExecutedLedger } from "../execution/executor.js";
@@ -6,6 +6,9 @@ import type { LedgerManager } from "../ledger/ledger-manager.js";
 import { DEFAULT_POOL_LIMITS, TxPool, type PoolInsert, type PoolLimits } from "./tx-pool.js";
 
 export type TxOrigin = "client" | "peer";
+
+/** How many guard-tripped transaction hashes a validator remembers. */
+const GUARD_TRIPPED_KEPT = 10_000;
 
 /**
  * Between the HTTP API and the ledger: admits submitted transactions into the pool after every check
@@ -25,6 +28,13 @@ export class TxService {
     ledgers.onClosed((ledger) => this.afterLedger(ledger));
   }
 
+  /**
+   * Hashes of transactions this validator left out because a guard ended their contract run (oldest first,
+   * at most GUARD_TRIPPED_KEPT): not taken again, or peers re-gossiping one would cost the proposer the
+   * guard's time on every ledger, for free.
+   */
+  private readonly guardTripped = new Set<string>();
+
   /** Where a submission came from: a client of this node, or another validator passing one on. */
   private readonly admittedListeners: ((tx: SignedTransaction, origin: TxOrigin) => void)[] = [];
 
@@ -37,6 +47,9 @@ export class TxService {
   async submit(tx: SignedTransaction, origin: TxOrigin = "client"): Promise<PoolInsert> {
     if (this.pool.get(tx.hashHex)) return "duplicate";
     if (await this.ledgers.ledgers.record(tx.hashHex)) return "duplicate";
+    if (this.guardTripped.has(tx.hashHex)) {
+      throw new ChainError(ErrorCode.CONTRACT_LIMIT_EXCEEDED, "a contract run of this transaction ended on a guard on this validator (docs/contracts.md §13): it is not taken again");
+    }
     const nextSeq = this.ledgers.lastHeader.seq! + 1n;
     checkStatic(tx, this.ledgers.params, nextSeq, this.signatures);
     await checkState(tx, this.ledgers.stateView(), this.ledgers.params, this.signatures, "not-behind");
@@ -46,8 +59,13 @@ export class TxService {
   }
 
   /** Drops transactions a proposal left out (the executor said why); they would only be proposed again. */
-  dropRefused(refused: { tx: SignedTransaction }[]): void {
-    for (const { tx } of refused) this.pool.remove(tx);
+  dropRefused(refused: { tx: SignedTransaction; guardTripped?: boolean }[]): void {
+    for (const { tx, guardTripped } of refused) {
+      this.pool.remove(tx);
+      if (!guardTripped) continue;
+      this.guardTripped.add(tx.hashHex);
+      if (this.guardTripped.size > GUARD_TRIPPED_KEPT) this.guardTripped.delete(this.guardTripped.values().next().value!);
+    }
   }
 
   /** The transactions of the next proposal, at most `max`, in ledger order. */
