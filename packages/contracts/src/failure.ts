@@ -33,6 +33,9 @@ export class GuardTripped extends ContractFailure {
 
 /** What a limit's message gets when V8 or the worker, not the model, stopped the run. */
 export const ENGINE_SUFFIX = " (engine)";
+/** The guard trips of the clock, and of V8's heap or a dead worker, as records and queries show them. */
+export const TIME_EXPIRED = "Time expired";
+export const ENGINE_MEMORY_LIMIT = "Memory exceeding limit" + ENGINE_SUFFIX;
 
 export const CONTRACT_EXECUTE_FAIL = 151;
 export const CONTRACT_SYNTAX_ERROR = 152;

@@ -1,7 +1,7 @@
 import ivm from "isolated-vm";
 import { setFlagsFromString } from "node:v8";
 import { BuiltinError, type ContractEnvironment, type ContractHost } from "../host.js";
-import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, ENGINE_SUFFIX, GuardTripped, truncateUtf8 } from "../failure.js";
+import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, ENGINE_MEMORY_LIMIT, ENGINE_SUFFIX, GuardTripped, TIME_EXPIRED, truncateUtf8 } from "../failure.js";
 import type { ContractLimits } from "../limits.js";
 import type { ContractRuntime } from "../runtime.js";
 import { utilsCrypto } from "../utils-host.js";
@@ -56,8 +56,6 @@ export interface ExecutionOutcome {
 export const NOT_CROSSABLE = Object.freeze({ notCrossable: true });
 
 const STEP_LIMIT = "Step exceeding limit";
-const MEMORY_LIMIT = "Memory exceeding limit";
-const TIME_EXPIRED = "Time expired";
 
 /**
  * Evaluates to the function that prepares a fresh isolate: it runs the bootstrap with the host references
@@ -289,7 +287,7 @@ export class JsRuntime implements ContractRuntime {
     if (error instanceof ContractFailure) return error;
     if (request.meter.exhausted) return new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STEP_LIMIT);
     // isolated-vm disposes an isolate that reaches V8's heap limit: a guard, like the clock.
-    if (isolate.isDisposed) return new GuardTripped(MEMORY_LIMIT + ENGINE_SUFFIX);
+    if (isolate.isDisposed) return new GuardTripped(ENGINE_MEMORY_LIMIT);
     const message = error instanceof Error ? error.message : String(error);
     if (/Script execution timed out/.test(message)) return new GuardTripped(TIME_EXPIRED);
     // Anything else escaped the bootstrap's own handling (V8 refused to run the code): the same on every validator.

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { ContractFailure, ENGINE_SUFFIX, GuardTripped } from "../failure.js";
+import { ContractFailure, ENGINE_MEMORY_LIMIT, GuardTripped, TIME_EXPIRED } from "../failure.js";
 import { BuiltinError } from "../host.js";
 import type { ContractLimits } from "../limits.js";
 import type { ExecutionOutcome, ExecutionRequest } from "../js/js-runtime.js";
@@ -18,10 +18,6 @@ export interface WorkerOptions {
 /** The real stack an isolate needs so that the stack model (512 KiB) always trips far earlier (docs/contracts.md §13). */
 const MIN_STACK_BYTES = 16 * 1024 * 1024;
 const WORKER_PATH = fileURLToPath(new URL("./worker-main.js", import.meta.url));
-/** What a run that was in flight when its worker died becomes: a guard trip, never a recorded result. */
-const DIED = "Memory exceeding limit" + ENGINE_SUFFIX;
-/** What the runs of a worker killed for overrunning the clock become. */
-const OVERRAN = "Time expired";
 /**
  * How long past its clock guard a run may go before its worker is killed: V8 checks the clock only between
  * JavaScript steps, so a built-in stuck in native code (a generic `shift` over a huge `length`) would
@@ -41,8 +37,8 @@ interface Child {
  * Runs contracts in a child process (worker-main.ts), so that nothing a contract does (V8 aborting on
  * out-of-memory included) can end the validator. A dead worker fails the runs it had with a guard trip
  * (GuardTripped "Memory exceeding limit (engine)") and the next run starts a new one. Host calls and logs
- * travel over IPC; the step
- * meter stays here and is sent with every message, so nested runs share one budget as in-process.
+ * travel over IPC; the step meter stays here and is sent with every message, so nested runs share one
+ * budget as in-process.
  */
 export class ContractWorkerRuntime implements ContractRuntime {
   private child?: Child;
@@ -80,7 +76,7 @@ export class ContractWorkerRuntime implements ContractRuntime {
     const timeLeftMs = Math.max(1, request.deadline + waited - performance.now());
     const watchdog = setTimeout(() => {
       if (!child.runs.has(id)) return;
-      child.killedFor ??= OVERRAN;
+      child.killedFor ??= TIME_EXPIRED;
       child.process.kill("SIGKILL");
     }, timeLeftMs + OVERRUN_GRACE_MS);
     return new Promise<ExecutionOutcome>((resolve, reject) => {
@@ -145,7 +141,8 @@ export class ContractWorkerRuntime implements ContractRuntime {
     process_.on("exit", (code, signal) => {
       failed(new Error(`the contract worker exited during start-up (${signal ?? `code ${code}`}); is \`ulimit -s ${this.stackKiB}\` allowed here?`));
       if (this.child === child) this.child = undefined;
-      const reason = child.killedFor ?? DIED;
+      // A run in flight when its worker died becomes a guard trip, never a recorded result.
+      const reason = child.killedFor ?? ENGINE_MEMORY_LIMIT;
       if (child.runs.size > 0) this.options.log?.(`contract worker ${process_.pid} ${child.killedFor ? "killed" : "died"} (${signal ?? `code ${code}`}) with ${child.runs.size} run(s): they fail with 155 ${reason}`);
       for (const run of child.runs.values()) {
         run.request.meter.fatal ??= new GuardTripped(reason);
