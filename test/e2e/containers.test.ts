@@ -142,6 +142,8 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
     const created = await timed("contract deployed", () => waitForTransaction(clients[0], deployed.hash, { timeoutMs: 60_000 }));
     expect(created.error_code, created.error_desc).to.equal(0);
     const address = JSON.parse(created.error_desc)[0].contract_address as string;
+    // The call goes to v3, which reads the sender's nonce from its own ledger: wait until that ledger has the deployment.
+    await waitForTransaction(clients[2], deployed.hash, { timeoutMs: 30_000 });
     const called = await sendTransaction(clients[2], { signers: [genesis], operations: [payCoin(address, 0n, { input: "hello" })], feeLimit: 10_000_000n });
     expect((await waitForTransaction(clients[2], called.hash, { timeoutMs: 60_000 })).error_code).to.equal(0);
     for (const client of clients) {
