@@ -57,6 +57,8 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     __chainsim_str: (value: unknown) => value,
     __chainsim_caught: () => undefined,
     __chainsim_regexp: (source: string, flags: string) => new RegExp(source, flags),
+    __chainsim_enumerated: (value: unknown) => value,
+    __chainsim_iterated: (value: unknown) => value,
   };
   return { state, functions: METER_FUNCTIONS.map((name) => functions[name]) };
 }
@@ -238,7 +240,7 @@ outer: for (var i = 0; i < 3; i++) {
         const inner = meter.functions[index]!;
         meter.functions[index] = (...args: unknown[]) => (seen.push(name), inner(...args));
       };
-      [["args", 5], ["spread", 6], ["sized", 7], ["str", 8], ["caught", 9], ["regexp", 10]].forEach(([name, i]) => record(name as string, i as number));
+      [["args", 5], ["spread", 6], ["sized", 7], ["str", 8], ["caught", 9], ["regexp", 10], ["enumerated", 11], ["iterated", 12]].forEach(([name, i]) => record(name as string, i as number));
       const entries = vm.runInNewContext(instrument(source, LIMITS))(...meter.functions)();
       return { result: entries.main(), seen, meter };
     }

@@ -114,32 +114,68 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     }
   });
 
-  it("kills a worker stuck in native code past the clock (a generic shift over a huge length): Time expired, a guard trip, and the next run is served", async () => {
-    await runtime.execute(request(`function main() { return "warm"; }`, host));
-    const stuckPid = runtime.pid!;
-    const stuck = request(`function main() { const o = { length: 9007199254740991 }; o[9007199254740990] = 1; Array.prototype.shift.call(o); return "done"; }`, host, { deadline: performance.now() + 200 });
-    const started = performance.now();
-    const error = await failure(runtime.execute(stuck));
-    expect(error).to.be.instanceOf(GuardTripped);
-    expect(error.exception).to.equal("Time expired");
-    expect(performance.now() - started).to.be.below(10_000);
-    const deadline = Date.now() + 5_000;
-    while (alive(stuckPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(alive(stuckPid), "the stuck worker is gone").to.equal(false);
-    expect((await runtime.execute(request(`function main() { return "after"; }`, host))).value).to.equal("after");
+  // Limits so loose that the models cannot stop what follows: the guards themselves are what is tested.
+  const unmetered = { ...DEFAULT_CONTRACT_LIMITS, sizeUnit: 2 ** 60, stackBytes: 2 ** 40, memoryBytes: 2 ** 40 };
+
+  it("kills a worker stuck in native code past the clock (a generic shift over a huge length, unmetered): Time expired, a guard trip, and the next run is served", async () => {
+    const loose = new ContractWorkerRuntime(unmetered);
+    try {
+      await loose.execute(request(`function main() { return "warm"; }`, host));
+      const stuckPid = loose.pid!;
+      const stuck = request(`function main() { const o = { length: 9007199254740991 }; o[9007199254740990] = 1; Array.prototype.shift.call(o); return "done"; }`, host, { deadline: performance.now() + 200 });
+      const started = performance.now();
+      const error = await failure(loose.execute(stuck));
+      expect(error).to.be.instanceOf(GuardTripped);
+      expect(error.exception).to.equal("Time expired");
+      expect(performance.now() - started).to.be.below(10_000);
+      const deadline = Date.now() + 5_000;
+      while (alive(stuckPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(alive(stuckPid), "the stuck worker is gone").to.equal(false);
+      expect((await loose.execute(request(`function main() { return "after"; }`, host))).value).to.equal("after");
+    } finally {
+      loose.dispose();
+    }
   });
 
-  it("lets no contract drop V8's own stack overflow: a finally that returns still ends the run on a guard trip", async () => {
-    // The arguments' length reads 0 to the guard and 9e6 to V8, which overflows the real stack.
-    const code = `function main() {
-      let reads = 0;
-      const list = { get length() { reads += 1; return reads === 1 ? 0 : 9000000; } };
-      let r = "overflow";
-      try { r = "ok:" + Reflect.apply(function () { return arguments.length; }, null, list); } finally { return r; }
-    }`;
+  it("with the default limits, the same shift is charged by its length and ends on the step limit (recorded, not a guard trip)", async () => {
+    const code = `function main() { const o = { length: 9007199254740991 }; o[9007199254740990] = 1; Array.prototype.shift.call(o); return "done"; }`;
     const error = await failure(runtime.execute(request(code, host)));
-    expect(error).to.be.instanceOf(GuardTripped);
-    expect(error.exception).to.equal("Stack exceeding limit (engine)");
+    expect(error).to.not.be.instanceOf(GuardTripped);
+    expect([error.code, error.exception]).to.deep.equal([155, "Step exceeding limit"]);
+  });
+
+  it("lets no contract drop V8's own stack overflow (reached with an unmetered stack): a finally that returns still ends the run on a guard trip", async () => {
+    const loose = new ContractWorkerRuntime(unmetered);
+    try {
+      const code = `function main() {
+        let r = "overflow";
+        // 400 locals make each real frame several KiB, so V8's stack ends before the model's 65,536 frames.
+        function deeper(n) { ${Array.from({ length: 400 }, (_, i) => `let v${i} = n + ${i};`).join(" ")} return n === 0 ? v1 : v2 + deeper(n - 1); }
+        try { r = "ok:" + deeper(1e7); } finally { return r; }
+      }`;
+      const error = await failure(loose.execute(request(code, host, { meter: { used: 0, limit: 1e12, exhausted: false } })));
+      expect(error).to.be.instanceOf(GuardTripped);
+      expect(error.exception).to.equal("Stack exceeding limit (engine)");
+    } finally {
+      loose.dispose();
+    }
+  });
+
+  it("cannot be fooled into a guard trip: a contract's own RangeError with V8's overflow message is an ordinary exception", async () => {
+    const forgeries = [
+      `throw new RangeError("Maximum call stack size exceeded")`,
+      `throw Object.create(RangeError.prototype, { message: { value: "Maximum call stack size exceeded", writable: true, configurable: true } })`,
+      `let e; try { null.x } catch (t) { e = t; } Object.setPrototypeOf(e, RangeError.prototype); e.message = "Maximum call stack size exceeded"; throw e`,
+      `class E extends RangeError {} throw new E("Maximum call stack size exceeded")`,
+      `throw Reflect.construct(Object.getPrototypeOf(RangeError), ["Maximum call stack size exceeded"], RangeError)`,
+    ];
+    for (const forgery of forgeries) {
+      const caught = `function main() { try { ${forgery}; } catch (e) { return "caught " + e.message; } }`;
+      expect((await runtime.execute(request(caught, host))).value, forgery).to.equal("caught Maximum call stack size exceeded");
+      const thrown = await failure(runtime.execute(request(`function main() { ${forgery}; }`, host)));
+      expect(thrown, forgery).to.not.be.instanceOf(GuardTripped);
+      expect(thrown.code, forgery).to.equal(151);
+    }
   });
 
   it("leaves no worker behind after dispose", async () => {

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { ErrorCode } from "@chainsim/protocol";
 import { TestChain, chainPerTest, makeKey, recordCode } from "./helpers/chain.js";
-import { deployContract, deployOp, invokeContract, queryOn } from "./helpers/contracts.js";
+import { CONTRACT_FEE, deployContract, deployOp, invokeContract, queryOn } from "./helpers/contracts.js";
 
 /** The guards a hostile contract meets beyond the step limit (contracts.test.ts covers steps and heap). */
 describe("contract limits and sandbox", function () {
@@ -145,9 +145,19 @@ describe("contract limits and sandbox", function () {
   it("has no locale-dependent functions and no console", async () => {
     const address = await deployContract(chain, user, `function init() {}
       function query() { return [typeof (1).toLocaleString, typeof [].toLocaleString, typeof "a".toLocaleUpperCase, typeof "a".localeCompare,
-        typeof ({}).toLocaleString, typeof (1n).toLocaleString, typeof new Uint8Array(1).toLocaleString, typeof console].join(","); }`);
+        typeof ({}).toLocaleString, typeof new Uint8Array(1).toLocaleString, typeof console].join(","); }`);
     const answer = await queryOn(chain, address, "", user.address);
-    expect(answer.result.query_rets).to.deep.equal([{ result: { type: "string", value: Array(8).fill("undefined").join(",") } }]);
+    expect(answer.result.query_rets).to.deep.equal([{ result: { type: "string", value: Array(7).fill("undefined").join(",") } }]);
+  });
+
+  it("has no BigInt: literals are refused at deployment (152), and no global or typed array makes one", async () => {
+    const refused = await chain.run(user, [deployOp(`function init() {} function main() { return String(1n); }`)], { fee_limit: CONTRACT_FEE });
+    expect(recordCode(refused), refused.error_desc).to.equal(ErrorCode.CONTRACT_SYNTAX_ERROR);
+    expect(refused.error_desc).to.include("BigInt is not supported");
+    const address = await deployContract(chain, user, `function init() {}
+      function query() { return [typeof BigInt, typeof BigInt64Array, typeof BigUint64Array, typeof new DataView(new ArrayBuffer(8)).getBigInt64].join(","); }`);
+    const answer = await queryOn(chain, address, "", user.address);
+    expect(answer.result.query_rets).to.deep.equal([{ result: { type: "string", value: Array(4).fill("undefined").join(",") } }]);
   });
 
   it("answers callContract code that cannot be deployed with 152", async () => {

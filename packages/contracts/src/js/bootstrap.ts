@@ -2,6 +2,8 @@
 // references. Strict functions keep `caller`, `arguments` and `CallSite.getFunction()` from revealing them.
 // The design and every bound: docs/contracts.md §13 ("What is charged", "Limits").
 
+import type { GuardKit } from "./guards/kit.js";
+
 export interface BootstrapRefs {
   call: { applySyncPromise(receiver: undefined, args: unknown[]): string };
   crypto: { applySync(receiver: undefined, args: unknown[]): string };
@@ -66,19 +68,25 @@ export function bootstrap(
   global: any,
   refs: BootstrapRefs,
   config: BootstrapConfig,
-  installGuards: Function,
+  /** guards/: the kit maker first, then the installers that take the kit. */
+  guardInstallers: Function[],
   installUtils: Function,
   installChain: Function,
 ): PreparedIsolate {
   for (const name of ["Date", "Math", "WebAssembly", "Atomics", "SharedArrayBuffer", "WeakRef", "FinalizationRegistry", "Intl", "eval", "Function", "console", "Promise"]) {
     delete global[name];
   }
+  // No BigInt: its arithmetic and printing grow with the operands' size where no guard can charge them
+  // (operators), and contracts of the family count int64 values as strings (Utils.int64*). Literals are
+  // refused at deployment (instrument.ts); these are the other ways to make one.
+  for (const name of ["BigInt", "BigInt64Array", "BigUint64Array"]) delete global[name];
+  for (const name of ["getBigInt64", "setBigInt64", "getBigUint64", "setBigUint64"]) delete global.DataView.prototype[name];
   // Locale-dependent results would differ between validators with different LANG settings.
   delete global.String.prototype.localeCompare;
   delete global.String.prototype.toLocaleUpperCase;
   delete global.String.prototype.toLocaleLowerCase;
   // %TypedArray%.prototype holds the typed arrays' one.
-  for (const proto of [global.Object.prototype, global.Number.prototype, global.BigInt.prototype, global.Array.prototype, Object.getPrototypeOf(global.Int8Array.prototype)]) {
+  for (const proto of [global.Object.prototype, global.Number.prototype, global.Array.prototype, Object.getPrototypeOf(global.Int8Array.prototype)]) {
     delete proto.toLocaleString;
   }
   // Code built at run time would escape the metering: the function constructors are closed.
@@ -93,7 +101,7 @@ export function bootstrap(
   // time is captured now, and no call-time code here uses iteration protocols or prototype lookups.
   const apply = Reflect.apply;
   const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
-  const ownKeys = Reflect.ownKeys;
+  const getPrototypeOf = Reflect.getPrototypeOf;
   const parse = JSON.parse;
   const quote = JSON.stringify;
   const isArray = Array.isArray;
@@ -104,7 +112,8 @@ export function bootstrap(
   const toText = String;
   const iteratorSymbol = Symbol.iterator;
   const errorPrototype = Error.prototype;
-  const rangeErrorPrototype = RangeError.prototype;
+  /** %Error% itself: the guards put a recording wrapper in its place (guards.ts), V8 reads these two here. */
+  const NativeError = Error;
   const isPrototypeOf = Object.prototype.isPrototypeOf;
   /**
    * V8 quotes the failing expression in some messages ("o[k + i] is not a function"); where that expression
@@ -227,15 +236,28 @@ export function bootstrap(
     return list;
   };
   const spread = (iterable: unknown): unknown[] => collect(iterable);
+  /** Object spread and object rest copy every own key: charged by how many there are before V8 lists them. */
   const sized = (value: unknown): unknown => {
-    if (value !== null && typeof value === "object") {
-      const count = ownKeys(value).length;
-      sizeCharge(count);
-      alloc(32 * count);
-    } else if (typeof value === "string") {
-      sizeCharge(value.length);
-      alloc(32 * value.length);
+    const count = guards.keyCount(value);
+    sizeCharge(count);
+    alloc(32 * count);
+    return value;
+  };
+  /** for-in lists the enumerable keys of the whole prototype chain first. */
+  const enumerated = (value: unknown): unknown => {
+    let count = 0;
+    for (let o: unknown = value, hops = 0; o !== null && o !== undefined && hops < 10_000; o = typeof o === "object" || typeof o === "function" ? getPrototypeOf(o) : null, hops++) {
+      count += guards.keyCount(o);
     }
+    sizeCharge(count);
+    alloc(8 * count);
+    return value;
+  };
+  /** Array rest (`const [a, ...rest] = x`) collects what is left of an iteration natively. */
+  const iterated = (value: unknown): unknown => {
+    const count = guards.iterationBound(value);
+    sizeCharge(count);
+    alloc(8 * count);
     return value;
   };
   const str = <T>(value: T): T => {
@@ -249,34 +271,34 @@ export function bootstrap(
     }
     return value;
   };
-  /** First statement of every catch block: a dead run stays dead; V8's own limits become ours. */
+  /** First statement of every catch block: a dead run stays dead; V8's own limits become guard trips. */
   const caught = (error: unknown): void => {
     if (dead !== "") die(dead);
     if (error === null || typeof error !== "object") return;
-    let message: unknown;
-    let range = false;
+    let reason: string | undefined;
     try {
+      reason = engineLimit(error);
       if (!apply(isPrototypeOf, errorPrototype, [error])) return;
-      range = apply(isPrototypeOf, rangeErrorPrototype, [error]);
       const own = getOwnPropertyDescriptor(error, "message");
-      message = own?.value;
+      const message = own?.value;
       if (typeof message === "string" && apply(stringIndexOf, message, ["__chainsim"]) >= 0) {
         defineProperty(error, "message", { value: withoutMetering(message), writable: own!.writable, enumerable: own!.enumerable, configurable: own!.configurable });
       }
     } catch {
       return;
+    } finally {
+      // V8 tripping before the models is a defect of the models, and depends on the machine: " (engine)"
+      // (ENGINE_SUFFIX in failure.ts) makes the host treat it as a guard trip, never as a result.
+      if (reason !== undefined) die(reason);
     }
-    if (!range) return;
-    // V8 tripping before the models is a defect of the models, and depends on the machine: " (engine)"
-    // (ENGINE_SUFFIX in failure.ts) makes the host treat it as a guard trip, never as a result.
-    if (message === "Maximum call stack size exceeded") die(STACK_LIMIT + " (engine)");
-    if (message === "Invalid string length" || message === "Invalid array length" || message === "Array buffer allocation failed") die(MEMORY_LIMIT + " (engine)");
   };
 
   const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "" };
-  const guards = (installGuards(global, guardMeter, config.guards) ?? {}) as { makeRegExp?: Function; markNative?: (fn: Function) => void };
-  const regexp = guards.makeRegExp ?? ((source: string, flags: string) => new RegExp(source, flags));
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp];
+  const guards = guardInstallers[0]!(global, guardMeter, config.guards) as GuardKit;
+  for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);
+  const regexp = guards.makeRegExp!;
+  const engineLimit = guards.engineLimit!;
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {
@@ -308,8 +330,8 @@ export function bootstrap(
     }
     return text;
   };
-  defineProperty(global.Error, "prepareStackTrace", { value: formatStack, writable: false, enumerable: false, configurable: false });
-  // Error.stackTraceLimit is fixed last, by the script that runs this (js-runtime.ts).
+  defineProperty(NativeError, "prepareStackTrace", { value: formatStack, writable: false, enumerable: false, configurable: false });
+  defineProperty(NativeError, "stackTraceLimit", { value: 10, writable: false, enumerable: false, configurable: false });
 
   // ---- host bridges ---------------------------------------------------------------------------------
   const call = (name: string, argsJson: string) => {
@@ -334,10 +356,6 @@ export function bootstrap(
       refs.log.applySync(undefined, [line]);
     },
   });
-  if (guards.markNative) {
-    const utils = global.Utils;
-    for (const key of ownKeys(utils)) if (typeof utils[key] === "function") guards.markNative(utils[key]);
-  }
 
   // ---- the run ----------------------------------------------------------------------------------------
   const encodeArgs = (list: unknown[]): string => {
@@ -405,10 +423,8 @@ export function bootstrap(
       begun = true;
       budget = initialBudget;
       installChain(global, { charge: () => charge(config.builtinSteps), call: (name: string, list: unknown[]) => call(name, encodeArgs(list)) }, parse(envJson), readOnly);
-      if (guards.markNative) {
-        const chain = global.Chain;
-        for (const key of ownKeys(chain)) if (typeof chain[key] === "function") guards.markNative(chain[key]);
-      }
+      // Building Utils and Chain went through guarded built-ins (Object.freeze, spread): not the contract's cost.
+      memory = 0;
     },
     run(wrapper: Function, entry: string, input: string): string {
       try {

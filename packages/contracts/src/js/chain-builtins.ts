@@ -9,7 +9,7 @@ export interface ChainBridge {
 }
 
 export function installChain(global: any, bridge: ChainBridge, env: any, readOnly: boolean): void {
-  const INT64_MAX = 9223372036854775807n;
+  const INT64_MAX = "9223372036854775807";
   const isString = (v: unknown): v is string => typeof v === "string";
   const bytes = (s: string) => {
     let n = 0;
@@ -19,10 +19,11 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
     }
     return n;
   };
-  const canonicalInt64 = (v: unknown, min: bigint): boolean => {
-    if (!isString(v) || !/^(0|-?[1-9][0-9]*)$/.test(v)) return false;
-    const n = BigInt(v);
-    return n >= min && n <= INT64_MAX;
+  /** Amounts are never negative: `min` is 0 or 1. Compared as digits (contracts have no BigInt, docs/contracts.md §13). */
+  const canonicalAmount = (v: unknown, min: 0 | 1): boolean => {
+    if (!isString(v) || !/^(0|[1-9][0-9]*)$/.test(v)) return false;
+    if (min === 1 && v === "0") return false;
+    return v.length < INT64_MAX.length || (v.length === INT64_MAX.length && v <= INT64_MAX);
   };
   const stringify = (v: unknown) => (isString(v) ? v : typeof v === "object" ? JSON.stringify(v) : String(v));
   /** A read built-in: bad arguments give false, never an exception. */
@@ -47,8 +48,8 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
   const needCount = (name: string, args: unknown[], min: number, max: number) => {
     if (args.length < min || args.length > max) fail(name, "Parameter number error");
   };
-  const needAmount = (name: string, args: unknown[], i: number, min: bigint) => {
-    if (!canonicalInt64(args[i], min)) fail(name, `parameter ${i} should be a canonical int64 string ≥ ${min}`);
+  const needAmount = (name: string, args: unknown[], i: number, min: 0 | 1) => {
+    if (!canonicalAmount(args[i], min)) fail(name, `parameter ${i} should be a canonical int64 string ≥ ${min}`);
   };
   const needAssetCode = (name: string, args: unknown[], i: number) => {
     if ((args[i] as string).length < 1 || (args[i] as string).length > 64) fail(name, `parameter ${i} should have 1 to 64 characters`);
@@ -114,20 +115,20 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
       payCoin: write("payCoin", (a) => {
         needCount("payCoin", a, 2, 4);
         needStrings("payCoin", a, 0, 1);
-        needAmount("payCoin", a, 1, 0n);
+        needAmount("payCoin", a, 1, 0);
         optionalInputAndMetadata("payCoin", a, 2);
       }),
       issueAsset: write("issueAsset", (a) => {
         needCount("issueAsset", a, 2, 2);
         needStrings("issueAsset", a, 0, 1);
         needAssetCode("issueAsset", a, 0);
-        needAmount("issueAsset", a, 1, 1n);
+        needAmount("issueAsset", a, 1, 1);
       }),
       payAsset: write("payAsset", (a) => {
         needCount("payAsset", a, 4, 6);
         needStrings("payAsset", a, 0, 3);
         needAssetCode("payAsset", a, 2);
-        needAmount("payAsset", a, 3, 1n);
+        needAmount("payAsset", a, 3, 1);
         optionalInputAndMetadata("payAsset", a, 4);
       }),
       delegateCall: write("delegateCall", (a) => {
@@ -138,12 +139,12 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
         needCount("contractCall", a, 4, 4);
         needStrings("contractCall", a, 0, 1);
         if (a[1] !== true && !assetKey(a[1])) fail("contractCall", "parameter 1 should be true (coin) or an asset key {issuer, code}");
-        needAmount("contractCall", a, 2, 0n);
+        needAmount("contractCall", a, 2, 0);
         needStrings("contractCall", a, 3, 4);
       }),
       contractCreate: write("contractCreate", (a) => {
         needCount("contractCreate", a, 4, 4);
-        needAmount("contractCreate", a, 0, 0n);
+        needAmount("contractCreate", a, 0, 0);
         if (a[1] !== 0) fail("contractCreate", "parameter 1 should be the Number 0 (JavaScript)");
         needStrings("contractCreate", a, 2, 4);
       }),

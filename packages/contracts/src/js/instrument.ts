@@ -16,6 +16,9 @@
  *   frame while they run, `pop(push(frame), value)` (else `function f(n, a = f(n - 1))` would recurse unseen);
  * - spread arguments `f(...a)`: `pop(push(0), f(...args(a)))` charges the copy and holds 16 bytes of stack
  *   per argument during the call; spread in arrays `spread(a)`, in objects `sized(o)`;
+ * - what V8 lists or collects natively before any step could count it: `for (k in enumerated(o))`, the
+ *   source of a declaration or assignment with an object rest `{a, ...r} = sized(o)` or an array rest
+ *   `[a, ...r] = iterated(o)`;
  * - every `+`, `+=` and untagged template: `str(value)` caps the string and charges long ones;
  * - every catch block starts with `caught(e)`: a run stopped by a limit stays stopped, V8's own limits
  *   become ours;
@@ -45,6 +48,8 @@ export const METER_FUNCTIONS = [
   "__chainsim_str",
   "__chainsim_caught",
   "__chainsim_regexp",
+  "__chainsim_enumerated",
+  "__chainsim_iterated",
 ] as const;
 
 /** 152 contract syntax error; 155 contract limit exceeded (here: code size, compat.md §8). */
@@ -384,6 +389,11 @@ function collect(source: string, program: AnyNode): Insertion[] {
     add(node.start, open, false, key);
     add(node.end, close, true, key);
   };
+  /** A pattern with a rest element at its top level copies what is left of its source natively: charged first. */
+  const wrapRestSource = (pattern: AnyNode, source: AnyNode, key: number) => {
+    if (pattern.type === "ObjectPattern" && (pattern.properties as AnyNode[]).some((p) => p.type === "RestElement")) wrap(source, key, "__chainsim_sized(");
+    if (pattern.type === "ArrayPattern" && (pattern.elements as (AnyNode | null)[]).some((e) => e?.type === "RestElement")) wrap(source, key, "__chainsim_iterated(");
+  };
   /** The node a spread call must be wrapped at: the whole optional chain it is part of, so `?.` still short-circuits. */
   const callSite = (call: AnyNode): AnyNode => {
     let node = call;
@@ -437,6 +447,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       case "Literal":
         if (isReserved(node.value)) refuse(source, node.start, `Reserved identifier ${RESERVED_PREFIX}… is not allowed in contracts (found the string "${node.value}")`);
+        if (node.bigint !== undefined) refuse(source, node.start, "BigInt is not supported in contracts: count int64 values as strings with Utils.int64*");
         if (node.regex) {
           insertions.push({ pos: node.start, text: `__chainsim_regexp(${JSON.stringify(node.regex.pattern)},${JSON.stringify(node.regex.flags)})`, deleteTo: node.end, close: false, depth: around, seq: seq++ });
         }
@@ -486,11 +497,18 @@ function collect(source: string, program: AnyNode): Insertion[] {
           if (property.type === "SpreadElement") wrap(property.argument, 2 * (depth + 1) + 1, "__chainsim_sized(");
         }
         break;
+      case "ForInStatement":
+        wrap(node.right, inside, "__chainsim_enumerated(");
+        break;
+      case "VariableDeclarator":
+        if (node.init) wrapRestSource(node.id, node.init, inside);
+        break;
       case "BinaryExpression":
         if (node.operator === "+") wrap(node, around, "__chainsim_str(");
         break;
       case "AssignmentExpression":
         if (node.operator === "+=") wrap(node, around, "__chainsim_str(");
+        if (node.operator === "=") wrapRestSource(node.left, node.right, inside);
         break;
       case "TemplateLiteral":
         if (parent?.type !== "TaggedTemplateExpression") wrap(node, around, "__chainsim_str(");

@@ -7,7 +7,10 @@ import type { ContractRuntime } from "../runtime.js";
 import { utilsCrypto } from "../utils-host.js";
 import { bootstrap, type BootstrapConfig, type RunReport } from "./bootstrap.js";
 import { installChain } from "./chain-builtins.js";
-import { installGuards } from "./guards.js";
+import { installCallGuards } from "./guards/calls.js";
+import { installCollectionGuards } from "./guards/collections.js";
+import { makeGuardKit } from "./guards/kit.js";
+import { installTextGuards } from "./guards/text.js";
 import { instrumentContract, validateContract } from "../validate.js";
 import { installUtils } from "./utils-builtins.js";
 
@@ -64,8 +67,7 @@ const STEP_LIMIT = "Step exceeding limit";
  */
 const BOOTSTRAP_SOURCE = `(function (call, crypto, log, exhausted, configJson) {
   "use strict";
-  const api = (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted }, JSON.parse(configJson), (${installGuards.toString()}), (${installUtils.toString()}), (${installChain.toString()}));
-  Object.defineProperty(Error, "stackTraceLimit", { value: 10, writable: false, enumerable: false, configurable: false });
+  const api = (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted }, JSON.parse(configJson), [${[makeGuardKit, installTextGuards, installCollectionGuards, installCallGuards].map((f) => `(${f.toString()})`).join(", ")}], (${installUtils.toString()}), (${installChain.toString()}));
   return api;
 })`;
 

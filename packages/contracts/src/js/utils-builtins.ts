@@ -40,12 +40,14 @@ export function installUtils(global: any, bridge: UtilsBridge): void {
   // Character → digit value; null prototypes, so lookups never reach a prototype a contract could patch.
   const DEC: Record<string, bigint> = Object.create(null);
   const HEX: Record<string, bigint> = Object.create(null);
+  // Literals: contracts have no BigInt global (bootstrap.ts), and this runs after it is gone.
+  const VALUES = [0n, 1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n, 11n, 12n, 13n, 14n, 15n];
   for (let i = 0; i < 16; i++) {
-    const lower = "0123456789abcdef"[i];
-    const upper = "0123456789ABCDEF"[i];
-    HEX[lower] = BigInt(i);
-    HEX[upper] = BigInt(i);
-    if (i < 10) DEC[lower] = BigInt(i);
+    const lower = "0123456789abcdef"[i]!;
+    const upper = "0123456789ABCDEF"[i]!;
+    HEX[lower] = VALUES[i]!;
+    HEX[upper] = VALUES[i]!;
+    if (i < 10) DEC[lower] = VALUES[i]!;
   }
 
   const sub = (s: string, from: number, to: number): string => apply(slice, s, [from, to]);

@@ -1,0 +1,162 @@
+// An installer evaluated inside each isolate from its source text (guards/kit.ts says how): calls with
+// argument lists, chains of proxies and bound functions, symbols, and the errors a contract can make
+// (docs/contracts.md §13).
+import type { GuardKit } from "./kit.js";
+
+export function installCallGuards(kit: GuardKit): void {
+  const { global, meter, work, makesString, replace, charged, arrayLike, list, chains } = kit;
+  const { MEMORY_LIMIT, STACK_LIMIT } = kit;
+  const apply = Reflect.apply;
+  const construct = Reflect.construct;
+  const defineProperty = Object.defineProperty;
+  const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+  const getPrototypeOf = Reflect.getPrototypeOf;
+  const setPrototypeOf = Object.setPrototypeOf;
+  const ownKeys = Reflect.ownKeys;
+  const weakGet = WeakMap.prototype.get;
+  const weakSet = WeakMap.prototype.set;
+  const weakHas = WeakMap.prototype.has;
+  const MAX_ARGUMENTS = 65536;
+  /** Chains of proxies or bound functions deeper than this are refused (V8 walks them recursively). */
+  const MAX_CHAIN = 64;
+
+  charged(global.Symbol, "for", (_r, args) => makesString(typeof args[0] === "string" ? args[0].length : 0));
+
+  // ---- calls with an argument list ---------------------------------------------------------------------
+  // The list is copied here, its length read once (ECMAScript's CreateListFromArrayLike), and pushed on
+  // V8's stack: it holds model stack while the call runs.
+  const argumentList = (source: unknown): unknown[] => {
+    if (source === null || (typeof source !== "object" && typeof source !== "function")) throw new TypeError("CreateListFromArrayLike called on non-object");
+    const { value: items, length: n } = arrayLike(source);
+    if (n > MAX_ARGUMENTS) meter.fatal(STACK_LIMIT);
+    work(n);
+    const copy = list<unknown>();
+    for (let i = 0; i < n; i++) copy[i] = (items as Record<number, unknown>)[i];
+    return copy;
+  };
+  const withArguments = (args: unknown[], call: () => unknown) => {
+    const token = meter.push(16 * args.length);
+    try {
+      return call();
+    } finally {
+      meter.pop(token, undefined);
+    }
+  };
+  const FunctionProto = getPrototypeOf(function () {}) as object;
+  replace(FunctionProto, "apply", () => ({
+    apply(this: unknown, thisArg: unknown, source?: unknown) {
+      if (typeof this !== "function") throw new TypeError("Function.prototype.apply was called on a non-function");
+      const args = source === null || source === undefined ? list<unknown>() : argumentList(source);
+      return withArguments(args, () => apply(this as Function, thisArg, args));
+    },
+  }).apply);
+  const ReflectObject = global.Reflect;
+  replace(ReflectObject, "apply", () => ({
+    apply(target: Function, thisArg: unknown, source: unknown) {
+      if (typeof target !== "function") throw new TypeError("Function.prototype.apply was called on a non-function");
+      const args = argumentList(source);
+      return withArguments(args, () => apply(target, thisArg, args));
+    },
+  }).apply);
+  replace(ReflectObject, "construct", () => ({
+    construct(target: Function, source: unknown, newTarget?: Function) {
+      const args = argumentList(source);
+      return withArguments(args, () => (newTarget === undefined ? construct(target, args) : construct(target, args, newTarget)));
+    },
+  }).construct);
+
+  // ---- chains: V8 follows proxies and bound functions recursively, without contract frames -------------
+  const deeper = (inner: unknown): number => {
+    const below = inner !== null && (typeof inner === "object" || typeof inner === "function") ? (apply(weakGet, chains, [inner])?.depth ?? 0) : 0;
+    if (below >= MAX_CHAIN) throw new TypeError(`Chains of more than ${MAX_CHAIN} proxies or bound functions are not allowed in contracts`);
+    return below + 1;
+  };
+  const NativeProxy = global.Proxy;
+  const GuardedProxy = function Proxy(this: unknown, target: object, handler: ProxyHandler<object>) {
+    if (new.target === undefined) throw new TypeError("Constructor Proxy requires 'new'");
+    const depth = deeper(target);
+    const proxy = construct(NativeProxy, [target, handler]);
+    apply(weakSet, chains, [proxy, { depth, target }]);
+    return proxy;
+  };
+  defineProperty(GuardedProxy, "length", { value: 2, configurable: true });
+  const nativeRevocable = NativeProxy.revocable;
+  defineProperty(GuardedProxy, "revocable", {
+    value: {
+      revocable(target: object, handler: ProxyHandler<object>) {
+        const depth = deeper(target);
+        const result = nativeRevocable(target, handler);
+        apply(weakSet, chains, [result.proxy, { depth, target }]);
+        return result;
+      },
+    }.revocable,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
+  defineProperty(global, "Proxy", { value: GuardedProxy, writable: true, enumerable: false, configurable: true });
+  replace(FunctionProto, "bind", (original) => ({
+    bind(this: unknown, ...args: unknown[]) {
+      const depth = deeper(this);
+      work(args.length);
+      const bound = apply(original, this, args);
+      apply(weakSet, chains, [bound, { depth }]);
+      return bound;
+    },
+  }).bind);
+
+  // ---- errors: telling V8's own limits from a contract's imitation ----------------------------------
+  // A guard trip is never recorded (docs/contracts.md §13), so a contract must not be able to fake one by
+  // throwing its own RangeError("Maximum call stack size exceeded"). Every error constructor a contract can
+  // reach records what it makes; the natives stay out of reach (wrappers' prototypes and `constructor`s
+  // point at wrappers). An engine error reaches a contract only through a catch, so the first catch that
+  // sees it decides; a later catch (after the contract could have rewritten it) never counts it.
+  const WeakSetCtor = WeakSet;
+  const made = new WeakSetCtor<object>();
+  const seen = new WeakSetCtor<object>();
+  const weakSetAdd = WeakSetCtor.prototype.add;
+  const weakSetHas = WeakSetCtor.prototype.has;
+  const isExtensible = Object.isExtensible;
+  const objectToString = Object.prototype.toString;
+  const toStringTag = Symbol.toStringTag;
+  const NativeRangeErrorProto = global.RangeError.prototype;
+  const engineReason = (message: string): string | undefined =>
+    message === "Maximum call stack size exceeded" ? STACK_LIMIT + " (engine)" : message === "Array buffer allocation failed" ? MEMORY_LIMIT + " (engine)" : undefined;
+  const wrapError = (name: string, parent: Function | undefined): Function | undefined => {
+    const Native = global[name];
+    if (typeof Native !== "function") return undefined;
+    const Guarded = function (this: unknown, ...args: unknown[]) {
+      const error = construct(Native, args, new.target === undefined || new.target === Guarded ? Native : new.target);
+      apply(weakSetAdd, made, [error]);
+      return error;
+    };
+    defineProperty(Guarded, "name", { value: name, configurable: true });
+    defineProperty(Guarded, "length", { value: Native.length, configurable: true });
+    setPrototypeOf(Guarded, parent ?? getPrototypeOf(Native));
+    for (const key of ownKeys(Native)) {
+      if (key === "name" || key === "length" || key === "prepareStackTrace" || key === "stackTraceLimit") continue;
+      defineProperty(Guarded, key, getOwnPropertyDescriptor(Native, key)!);
+    }
+    defineProperty(Native.prototype, "constructor", { value: Guarded, writable: true, enumerable: false, configurable: true });
+    defineProperty(global, name, { value: Guarded, writable: true, enumerable: false, configurable: true });
+    return Guarded;
+  };
+  const GuardedError = wrapError("Error", undefined);
+  for (const name of ["RangeError", "TypeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError"]) wrapError(name, GuardedError);
+  kit.engineLimit = (error: unknown): string | undefined => {
+    if (error === null || typeof error !== "object") return undefined;
+    if (apply(weakSetHas, seen, [error])) return undefined;
+    apply(weakSetAdd, seen, [error]);
+    if (apply(weakSetHas, made, [error]) || apply(weakHas, chains, [error])) return undefined;
+    if (getPrototypeOf(error) !== NativeRangeErrorProto || !isExtensible(error)) return undefined;
+    const message = getOwnPropertyDescriptor(error, "message");
+    if (!message || typeof message.value !== "string" || getOwnPropertyDescriptor(error, toStringTag)) return undefined;
+    const reason = engineReason(message.value);
+    if (reason === undefined) return undefined;
+    // Only an object V8 made as an error answers "[object Error]" with no toStringTag in the way.
+    defineProperty(error, toStringTag, { value: undefined, writable: true, enumerable: false, configurable: true });
+    const tag = apply(objectToString, error, []);
+    delete (error as Record<symbol, unknown>)[toStringTag];
+    return tag === "[object Error]" ? reason : undefined;
+  };
+}

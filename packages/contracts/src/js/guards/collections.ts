@@ -1,0 +1,353 @@
+// An installer evaluated inside each isolate from its source text (guards/kit.ts says how): arrays, typed
+// arrays, Set, Map, and the object functions that list keys, charged by size before the work
+// (docs/contracts.md §13).
+import type { GuardKit } from "./kit.js";
+
+export function installCollectionGuards(kit: GuardKit): void {
+  const { global, meter, work, makesString, makesElements, makesEntries, integer, toText, replace, charged, arrayLike, isTypedArray, keyCount, iterates, iterated, typedLength, min, max } = kit;
+  const { MEMORY_LIMIT, LEVEL_FRAME } = kit;
+  const apply = Reflect.apply;
+  const construct = Reflect.construct;
+  const defineProperty = Object.defineProperty;
+  const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+  const getPrototypeOf = Reflect.getPrototypeOf;
+  const setPrototypeOf = Object.setPrototypeOf;
+  const ownKeys = Reflect.ownKeys;
+  const isArray = Array.isArray;
+  const toObject = Object;
+  const hasProperty = Reflect.has;
+  const SetCtor = Set;
+  const setHas = Set.prototype.has;
+  const setAdd = Set.prototype.add;
+  const setDelete = Set.prototype.delete;
+  const isConcatSpreadable = Symbol.isConcatSpreadable;
+  const species = Symbol.species;
+  const iteratorSymbol = Symbol.iterator;
+  const TypedArrayProto = getPrototypeOf(Int8Array.prototype) as object;
+  const TypedArray = getPrototypeOf(Int8Array) as object;
+  const byteLength = getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength")!.get!;
+  const isArrayBuffer = (value: unknown): boolean => {
+    try {
+      apply(byteLength, value, []);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const limit = kit.limits.maxStringLength;
+  /** Bytes the memory model counts per entry of a collection V8 builds. */
+  const KEY_BYTES = 16;
+  const SET_ENTRY = 24;
+  const MAP_ENTRY = 40;
+  const createProperty = (target: object, key: number | string, value: unknown) => defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+
+  // ---- Array.prototype: the length read once, charged, and the same length seen by V8 ----------------
+  /** `cost(length, args)` runs before the original, on the receiver as `arrayLike` gives it. */
+  const arrayMethod = (name: string | symbol, cost: (length: number, args: unknown[]) => void) =>
+    replace(global.Array.prototype, name, (original) => ({
+      method(this: unknown, ...args: unknown[]) {
+        if (this === null || this === undefined) return apply(original, this, args);
+        const { value: target, length } = arrayLike(this);
+        cost(length, args);
+        const result = apply(original, target, args);
+        return result === target && target !== this ? this : result;
+      },
+    }).method);
+  // Methods that make an array as long as the receiver.
+  for (const name of ["slice", "splice", "map", "filter", "toReversed", "toSpliced", "with", "flatMap"]) arrayMethod(name, (length) => makesElements(length));
+  // Methods that walk the receiver in place.
+  for (const name of ["reverse", "copyWithin", "indexOf", "lastIndexOf", "includes", "find", "findIndex", "findLast", "findLastIndex", "every", "some", "forEach", "reduce", "reduceRight", "shift", "unshift"]) {
+    arrayMethod(name, (length, args) => work(length + args.length));
+  }
+  arrayMethod("fill", (length, args) => {
+    const start = args[1] === undefined ? 0 : integer(args[1]);
+    const end = args[2] === undefined ? length : integer(args[2]);
+    const from = start < 0 ? max(length + start, 0) : min(start, length);
+    const to = end < 0 ? max(length + end, 0) : min(end, length);
+    if (to > from) makesElements(to - from); // holes become elements
+  });
+  for (const name of ["sort", "toSorted"]) arrayMethod(name, (length) => sortCost(length, name === "toSorted"));
+  arrayMethod("push", (_length, args) => makesElements(args.length));
+  // Iterators are lazy: what consumes one natively is charged by the live size of what it iterates.
+  for (const name of ["keys", "values", "entries", iteratorSymbol]) {
+    replace(global.Array.prototype, name, (original) => ({
+      method(this: unknown) {
+        return iterates(apply(original, this, []), this);
+      },
+    }).method);
+  }
+  function sortCost(length: number, copies: boolean) {
+    let log = 1;
+    for (let m = length; m > 1; m = (m - (m % 2)) / 2) log++;
+    if (copies) makesElements(length);
+    work(length * log);
+  }
+
+  // join (and so toString, which calls this.join) in JavaScript: V8's own recursion through nested arrays
+  // has no contract frame; this one holds a frame per level. A cycle joins as "", as in V8.
+  const joining = new SetCtor<object>();
+  const join = (receiver: unknown, length: number, separator: unknown): string => {
+    const array = receiver as Record<number, unknown>;
+    const glue = separator === undefined ? "," : toText(separator);
+    if (apply(setHas, joining, [array])) return "";
+    const token = meter.push(LEVEL_FRAME);
+    apply(setAdd, joining, [array]);
+    try {
+      work(length);
+      let out = "";
+      for (let i = 0; i < length; i++) {
+        if (i > 0) out += glue;
+        const element = array[i];
+        if (element !== undefined && element !== null) out += toText(element);
+        if (out.length > limit) meter.fatal(MEMORY_LIMIT);
+      }
+      makesString(out.length);
+      return out;
+    } finally {
+      apply(setDelete, joining, [array]);
+      meter.pop(token, undefined);
+    }
+  };
+  replace(global.Array.prototype, "join", () => ({
+    join(this: unknown, separator?: unknown) {
+      if (this === null || this === undefined) throw new TypeError("Array.prototype.join called on null or undefined");
+      const { value: array, length } = arrayLike(toObject(this));
+      return join(array, length, separator);
+    },
+  }).join);
+  // flat in JavaScript for the same reason (V8 flattens recursively).
+  replace(global.Array.prototype, "flat", () => ({
+    flat(this: unknown, depth?: unknown) {
+      if (this === null || this === undefined) throw new TypeError("Array.prototype.flat called on null or undefined");
+      const levels = depth === undefined ? 1 : integer(depth);
+      const out: unknown[] = [];
+      let n = 0;
+      const into = (source: unknown, left: number) => {
+        const { value: items, length } = arrayLike(source);
+        makesElements(length);
+        for (let i = 0; i < length; i++) {
+          if (!hasProperty(items as object, i)) continue;
+          const element = (items as Record<number, unknown>)[i];
+          if (left > 0 && isArray(element)) {
+            const token = meter.push(LEVEL_FRAME);
+            into(element, left - 1);
+            meter.pop(token, undefined);
+          } else {
+            createProperty(out, n++, element);
+          }
+        }
+      };
+      into(toObject(this), levels);
+      return out;
+    },
+  }).flat);
+  // concat in JavaScript (ECMAScript's Array.prototype.concat): each spreadable length read once and
+  // charged before its elements are walked.
+  const isSpreadable = (value: unknown): boolean => {
+    if (value === null || (typeof value !== "object" && typeof value !== "function")) return false;
+    const flag = (value as Record<symbol, unknown>)[isConcatSpreadable];
+    return flag !== undefined ? !!flag : isArray(value);
+  };
+  const speciesCreate = (original: unknown): unknown[] => {
+    if (!isArray(original)) return [];
+    let C = (original as { constructor?: unknown }).constructor;
+    if (C !== null && typeof C === "object") {
+      C = (C as Record<symbol, unknown>)[species];
+      if (C === null) C = undefined;
+    }
+    if (C === undefined || C === global.Array) return [];
+    if (typeof C !== "function") throw new TypeError("object.constructor[Symbol.species] is not a constructor");
+    return construct(C as Function, [0]) as unknown[];
+  };
+  replace(global.Array.prototype, "concat", () => ({
+    concat(this: unknown, ...items: unknown[]) {
+      if (this === null || this === undefined) throw new TypeError("Array.prototype.concat called on null or undefined");
+      const first = toObject(this);
+      const out = speciesCreate(first);
+      let n = 0;
+      for (let p = -1; p < items.length; p++) {
+        const part = p < 0 ? first : items[p];
+        if (!isSpreadable(part)) {
+          if (n >= 2 ** 53 - 1) throw new TypeError("Invalid array length");
+          createProperty(out, n++, part);
+          continue;
+        }
+        const { value: source, length } = arrayLike(part);
+        if (n + length > 2 ** 53 - 1) throw new TypeError("Invalid array length");
+        makesElements(length);
+        for (let k = 0; k < length; k++, n++) {
+          if (hasProperty(source as object, k)) createProperty(out, n, (source as Record<number, unknown>)[k]);
+        }
+      }
+      (out as { length: number }).length = n;
+      return out;
+    },
+  }).concat);
+  defineProperty(global.Array.prototype.concat, "length", { value: 1, configurable: true });
+
+  // Array.from and %TypedArray%.from: an iterable charged by its known size, an array-like by its length.
+  const fromCost = (args: unknown[]) => {
+    const items = args[0];
+    if (items === null || items === undefined) return;
+    const iterable = iterated(items);
+    if (iterable !== undefined) {
+      makesElements(iterable[1]);
+      args[0] = iterable[0];
+    } else {
+      const { value: source, length } = arrayLike(items);
+      makesElements(length);
+      args[0] = source;
+    }
+  };
+  for (const owner of [global.Array, TypedArray]) {
+    replace(owner, "from", (original) => ({
+      method(this: unknown, ...args: unknown[]) {
+        fromCost(args);
+        return apply(original, this, args);
+      },
+    }).method);
+  }
+
+  // ---- typed arrays: their own length, never a property a contract could redefine ------------------
+  const typedMethod = (name: string | symbol, cost: (length: number, args: unknown[]) => void) =>
+    charged(TypedArrayProto, name, (receiver, args) => cost(typedLength(receiver), args));
+  for (const name of ["slice", "map", "filter", "toReversed", "with"]) typedMethod(name, (length) => makesElements(length));
+  for (const name of ["reverse", "copyWithin", "fill", "indexOf", "lastIndexOf", "includes", "find", "findIndex", "findLast", "findLastIndex", "every", "some", "forEach", "reduce", "reduceRight"]) {
+    typedMethod(name, (length) => work(length));
+  }
+  for (const name of ["sort", "toSorted"]) typedMethod(name, (length) => sortCost(length, name === "toSorted"));
+  replace(TypedArrayProto, "set", (original) => ({
+    method(this: unknown, source: unknown, offset?: unknown) {
+      let from = source;
+      if (isTypedArray(source)) work(typedLength(source));
+      else {
+        const { value: items, length } = arrayLike(toObject(source));
+        work(length);
+        from = items;
+      }
+      return apply(original, this, [from, offset]);
+    },
+  }).method);
+  replace(TypedArrayProto, "join", () => ({
+    join(this: unknown, separator?: unknown) {
+      if (!isTypedArray(this)) throw new TypeError("this is not a typed array.");
+      return join(this, typedLength(this), separator);
+    },
+  }).join);
+  for (const name of ["keys", "values", "entries", iteratorSymbol]) {
+    replace(TypedArrayProto, name, (original) => ({
+      method(this: unknown) {
+        return iterates(apply(original, this, []), this);
+      },
+    }).method);
+  }
+
+  // ---- Set, Map, WeakSet, WeakMap: built from an iterable of known size, charged per entry ------------
+  const guardCollection = (name: string, bytesEach: number) => {
+    const Native = global[name];
+    const Guarded = function (this: unknown, ...args: unknown[]) {
+      if (new.target === undefined) throw new TypeError(`Constructor ${name} requires 'new'`);
+      const iterable = iterated(args[0]);
+      if (iterable !== undefined) {
+        makesEntries(iterable[1], bytesEach);
+        args[0] = iterable[0];
+      }
+      return construct(Native, args, new.target === Guarded ? Native : new.target);
+    };
+    defineProperty(Guarded, "name", { value: name, configurable: true });
+    defineProperty(Guarded, "length", { value: 0, configurable: true });
+    setPrototypeOf(Guarded, getPrototypeOf(Native));
+    for (const key of ownKeys(Native)) {
+      if (key === "name" || key === "length") continue;
+      defineProperty(Guarded, key, getOwnPropertyDescriptor(Native, key)!);
+    }
+    defineProperty(Native.prototype, "constructor", { value: Guarded, writable: true, enumerable: false, configurable: true });
+    defineProperty(global, name, { value: Guarded, writable: true, enumerable: false, configurable: true });
+    for (const method of ["keys", "values", "entries", iteratorSymbol]) {
+      replace(Native.prototype, method, (original) => ({
+        method(this: unknown) {
+          return iterates(apply(original, this, []), this);
+        },
+      }).method);
+    }
+  };
+  guardCollection("Set", SET_ENTRY);
+  guardCollection("Map", MAP_ENTRY);
+  guardCollection("WeakSet", SET_ENTRY);
+  guardCollection("WeakMap", MAP_ENTRY);
+
+  // ---- binary data --------------------------------------------------------------------------------
+  const guardConstructor = (name: string, bytes: (args: unknown[], perElement: number) => number) => {
+    const Native = global[name];
+    if (typeof Native !== "function") return;
+    const perElement = (Native as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1;
+    const Guarded = function (this: unknown, ...args: unknown[]) {
+      if (new.target === undefined) throw new TypeError(`Constructor ${name} requires 'new'`);
+      const n = bytes(args, perElement);
+      if (n > 0) {
+        meter.alloc(n);
+        work(n);
+      }
+      return construct(Native, args, new.target === Guarded ? Native : new.target);
+    };
+    defineProperty(Guarded, "name", { value: name, configurable: true });
+    defineProperty(Guarded, "length", { value: Native.length, configurable: true });
+    setPrototypeOf(Guarded, getPrototypeOf(Native));
+    for (const key of ownKeys(Native)) {
+      if (key === "name" || key === "length") continue;
+      defineProperty(Guarded, key, getOwnPropertyDescriptor(Native, key)!);
+    }
+    defineProperty(Native.prototype, "constructor", { value: Guarded, writable: true, enumerable: false, configurable: true });
+    defineProperty(global, name, { value: Guarded, writable: true, enumerable: false, configurable: true });
+  };
+  guardConstructor("ArrayBuffer", (args) => integer(args[0]));
+  // A resizable buffer reserves its maximum without committing it: its growth is charged when it grows.
+  charged(ArrayBuffer.prototype, "resize", (buffer, args) => {
+    const grows = integer(args[0]) - (isArrayBuffer(buffer) ? (apply(byteLength, buffer, []) as number) : 0);
+    if (grows > 0) {
+      meter.alloc(grows);
+      work(grows);
+    }
+  });
+  charged(ArrayBuffer.prototype, "slice", (buffer) => {
+    const bytes = isArrayBuffer(buffer) ? (apply(byteLength, buffer, []) as number) : 0;
+    meter.alloc(bytes);
+    work(bytes);
+  });
+  for (const name of ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array"]) {
+    guardConstructor(name, (args, perElement) => {
+      const first = args[0];
+      if (first === null || typeof first !== "object") return integer(first) * perElement;
+      if (isTypedArray(first)) return typedLength(first) * perElement;
+      if (isArrayBuffer(first)) return 0; // a view: the buffer's bytes were charged when it was made
+      const iterable = iterated(first);
+      if (iterable !== undefined) {
+        args[0] = iterable[0];
+        return iterable[1] * perElement;
+      }
+      const { value: items, length } = arrayLike(first);
+      args[0] = items;
+      return length * perElement;
+    });
+  }
+
+  // ---- objects: listing keys, charged by how many there will be ---------------------------------------
+  for (const name of ["keys", "values", "entries", "getOwnPropertyNames", "getOwnPropertySymbols", "getOwnPropertyDescriptors"]) {
+    charged(global.Object, name, (_r, args) => makesEntries(keyCount(args[0]), KEY_BYTES));
+  }
+  charged(global.Reflect, "ownKeys", (_r, args) => makesEntries(keyCount(args[0]), KEY_BYTES));
+  charged(global.Object, "assign", (_r, args) => {
+    for (let i = 1; i < args.length; i++) makesEntries(keyCount(args[i]), KEY_BYTES);
+  });
+  for (const name of ["freeze", "seal", "preventExtensions"]) charged(global.Object, name, (_r, args) => makesEntries(keyCount(args[0]), 2 * KEY_BYTES));
+  for (const name of ["isFrozen", "isSealed"]) charged(global.Object, name, (_r, args) => work(keyCount(args[0])));
+  charged(global.Object, "defineProperties", (_r, args) => makesEntries(keyCount(args[1]), 2 * KEY_BYTES));
+  charged(global.Object, "create", (_r, args) => makesEntries(keyCount(args[1]), 2 * KEY_BYTES));
+  replace(global.Object, "fromEntries", (original) => ({
+    method(iterable: unknown) {
+      const known = iterated(iterable);
+      if (known !== undefined) makesEntries(known[1], 2 * KEY_BYTES);
+      return apply(original, undefined, [known === undefined ? iterable : known[0]]);
+    },
+  }).method);
+}

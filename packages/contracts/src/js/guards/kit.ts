@@ -1,0 +1,277 @@
+// Every file of guards/ is an installer evaluated INSIDE each isolate from its source text
+// (`fn.toString()`, js-runtime.ts), in strict mode, before any contract code: self-contained, no outside
+// references. This one makes the kit the others share. What is charged, and why: docs/contracts.md §13.
+
+/** The meter of bootstrap.ts, as the guards see it. `charge`, `alloc`, `push` and `fatal` end the run on a limit. */
+export interface GuardMeter {
+  charge(steps: number): void;
+  alloc(bytes: number): void;
+  push(bytes: number): number;
+  pop<T>(token: number, value: T): T;
+  fatal(reason: string): never;
+}
+
+export interface GuardLimits {
+  /** Longest string a contract may make (UTF-16 code units). */
+  maxStringLength: number;
+  /** Units of size-proportional work (code units, elements, bytes) per step. */
+  unit: number;
+}
+
+/** What the installers share: natives captured before any contract ran, and the charging helpers. */
+export interface GuardKit {
+  global: any;
+  meter: GuardMeter;
+  limits: GuardLimits;
+  MEMORY_LIMIT: string;
+  STACK_LIMIT: string;
+  /** Frame held by guarded code for each level it recurses through (larger than a native builtin frame). */
+  LEVEL_FRAME: number;
+  /** `units` of size-proportional work. */
+  work(units: number): void;
+  /** A string of `length` code units is about to be made. */
+  makesString(length: number): void;
+  /** An array of `length` elements is about to be made or walked. */
+  makesElements(length: number): void;
+  /** `count` property keys (or collection entries of `bytesEach`) are about to be listed or made. */
+  makesEntries(count: number, bytesEach: number): void;
+  integer(value: unknown): number;
+  toText(value: unknown): string;
+  /** An array no prototype setter can observe: our own working lists. */
+  list<T>(): T[];
+  /** Replaces `owner[name]` with `make(original)`, keeping the property's attributes, name and length. */
+  replace(owner: any, name: string | symbol, make: (original: Function) => Function): void;
+  /** A method that charges `cost(this, args)` before the original runs. */
+  charged(owner: any, name: string | symbol, cost: (receiver: any, args: any[]) => void): void;
+  /**
+   * An array-like as native code will see it: `[value, length]` when its length is a plain value (an array,
+   * a typed array, a string, a data property), or `[proxy, length]` where the length is an accessor or the
+   * object a proxy: the proxy answers the length read here, so that a getter cannot answer the charge one
+   * length and the native work another. (An object, not a pair: guard code never destructures an array,
+   * which would run the iterator protocol a contract can replace.)
+   */
+  arrayLike(value: unknown): { value: unknown; length: number };
+  isTypedArray(value: unknown): boolean;
+  /** The own keys a listing of `value` will produce, counted without listing where that could be large. */
+  keyCount(value: unknown): number;
+  /**
+   * How many values iterating `value` natively yields, where a built-in iteration knows it (strings, arrays,
+   * typed arrays, Set, Map, and the iterators the guarded factories made); 0 where contract code yields
+   * each value (and is charged for it).
+   */
+  iterationBound(value: unknown): number;
+  /** Records that `iterator`, made by a built-in factory, walks `source`; answers the iterator. */
+  iterates(iterator: unknown, source: unknown): unknown;
+  /**
+   * For a native consumer of an iterable (`new Set(x)`, `Array.from(x)`): asks `value` for its iterator
+   * once, here, so that the iterator's bound is known before V8 runs it. Answers what to give V8 instead
+   * (an iterable that hands over that same iterator) and the bound; undefined when `value` is not iterable.
+   */
+  iterated(value: unknown): [unknown, number] | undefined;
+  /** A typed array's own length (not a `length` property a contract could define); 0 for anything else. */
+  typedLength(value: unknown): number;
+  /** Proxies and bound functions a contract made, with their depth of chaining and the proxies' targets. */
+  chains: WeakMap<object, { depth: number; target?: object }>;
+  min(a: number, b: number): number;
+  max(a: number, b: number): number;
+  /** Set by the installers for bootstrap.ts: */
+  makeRegExp?: (source: string, flags: string) => RegExp;
+  engineLimit?: (error: unknown) => string | undefined;
+}
+
+export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits): GuardKit {
+  const apply = Reflect.apply;
+  const defineProperty = Object.defineProperty;
+  const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+  const getPrototypeOf = Reflect.getPrototypeOf;
+  const ownKeys = Reflect.ownKeys;
+  const isArray = Array.isArray;
+  const toText = String;
+  const toNumber = Number;
+  const setPrototypeOf = Object.setPrototypeOf;
+  const NativeProxy = Proxy;
+  const reflectGet = Reflect.get;
+  const reflectSet = Reflect.set;
+  const WeakMapCtor = WeakMap;
+  const weakGet = WeakMap.prototype.get;
+  const weakSet = WeakMap.prototype.set;
+  const TypedArrayProto = getPrototypeOf(Int8Array.prototype) as object;
+  const typedLength = getOwnPropertyDescriptor(TypedArrayProto, "length")!.get!;
+  // Answers undefined, never throws, for anything but a typed array: a brand check.
+  const typedTag = getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag)!.get!;
+  const setSize = getOwnPropertyDescriptor(Set.prototype, "size")!.get!;
+  const mapSize = getOwnPropertyDescriptor(Map.prototype, "size")!.get!;
+  const stringValue = String.prototype.valueOf;
+  const chains = new WeakMapCtor<object, { depth: number; target?: object }>();
+  const iteratorSources = new WeakMapCtor<object, unknown>();
+  const weakHas = WeakMap.prototype.has;
+  const iteratorSymbol = Symbol.iterator;
+
+  const isObject = (value: unknown): value is object => value !== null && (typeof value === "object" || typeof value === "function");
+  const min = (a: number, b: number) => (a < b ? a : b);
+  const max = (a: number, b: number) => (a > b ? a : b);
+  const work = (units: number) => {
+    if (units >= limits.unit) meter.charge((units - (units % limits.unit)) / limits.unit + 1);
+  };
+  const makesString = (length: number) => {
+    if (length > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+    if (length >= 1024) meter.alloc(2 * length);
+    work(length);
+  };
+  const makesElements = (length: number) => {
+    if (!(length >= 0)) return;
+    if (length > 1e9) meter.fatal(MEMORY_LIMIT);
+    meter.alloc(8 * length);
+    work(length);
+  };
+  const makesEntries = (count: number, bytesEach: number) => {
+    if (!(count > 0)) return;
+    if (count > 1e9) meter.fatal(MEMORY_LIMIT);
+    meter.alloc(bytesEach * count);
+    work(count);
+  };
+  const integer = (value: unknown): number => {
+    const n = toNumber(value);
+    if (n !== n) return 0;
+    if (n === Infinity || n === -Infinity) return n;
+    return n - (n % 1);
+  };
+  /** ECMAScript's ToLength. */
+  const toLength = (value: unknown): number => {
+    const n = integer(value);
+    return n > 0 ? min(n, 2 ** 53 - 1) : 0;
+  };
+  const isTypedArray = (value: unknown): boolean => isObject(value) && apply(typedTag, value, []) !== undefined;
+  const isProxy = (value: unknown): boolean => isObject(value) && apply(weakGet, chains, [value])?.target !== undefined;
+
+  /** Where `length` of `value` comes from without running contract code: a number, or undefined for "ask it". */
+  const plainLength = (value: object): number | undefined => {
+    for (let o: object | null = value, hops = 0; o !== null; o = getPrototypeOf(o), hops++) {
+      if (isProxy(o) || hops > 10_000) return undefined;
+      const own = getOwnPropertyDescriptor(o, "length");
+      if (own === undefined) continue;
+      if (own.get === typedLength && isTypedArray(value)) return apply(typedLength, value, []) as number;
+      if (!("value" in own)) return undefined;
+      return isObject(own.value) ? undefined : toLength(own.value);
+    }
+    return 0;
+  };
+  const arrayLike = (value: unknown): { value: unknown; length: number } => {
+    if (typeof value === "string") return { value, length: value.length };
+    if (!isObject(value)) return { value, length: 0 };
+    const plain = plainLength(value);
+    if (plain !== undefined) return { value, length: plain };
+    const length = toLength((value as { length?: unknown }).length);
+    const steady = new NativeProxy(value, {
+      get: (target, key) => (key === "length" ? length : reflectGet(target, key, target)),
+      set: (target, key, v) => reflectSet(target, key, v, target),
+    });
+    return { value: steady, length };
+  };
+
+  const keyCount = (value: unknown): number => {
+    if (typeof value === "string") return value.length;
+    if (!isObject(value)) return 0;
+    const chain = apply(weakGet, chains, [value]);
+    if (chain?.target !== undefined) return keyCount(chain.target);
+    if (isTypedArray(value)) return apply(typedLength, value, []) as number;
+    if (isArray(value)) return (value as unknown[]).length;
+    try {
+      return (apply(stringValue, value, []) as string).length; // a String object lists its indices
+    } catch {
+      // not a String object: every key of an ordinary object was paid for when it was made
+    }
+    return ownKeys(value).length;
+  };
+
+  const sizeOf = (value: object): number | undefined => {
+    try {
+      return apply(setSize, value, []) as number;
+    } catch {
+      // not a Set
+    }
+    try {
+      return apply(mapSize, value, []) as number;
+    } catch {
+      return undefined;
+    }
+  };
+  /** What walking `source` yields natively: an array iterator reads `length` live, a getter is contract code. */
+  const walkBound = (source: unknown): number => {
+    if (typeof source === "string") return source.length;
+    if (!isObject(source)) return 0;
+    if (isTypedArray(source)) return apply(typedLength, source, []) as number;
+    return sizeOf(source) ?? plainLength(source) ?? 0;
+  };
+  const iterationBound = (value: unknown): number => {
+    if (typeof value === "string") return value.length;
+    if (!isObject(value)) return 0;
+    if (apply(weakHas, iteratorSources, [value])) return walkBound(apply(weakGet, iteratorSources, [value]));
+    if (isProxy(value)) return 0; // its traps are contract code, charged as they run
+    if (isTypedArray(value)) return apply(typedLength, value, []) as number;
+    if (isArray(value)) return (value as unknown[]).length;
+    return sizeOf(value) ?? 0;
+  };
+  const iterates = (iterator: unknown, source: unknown): unknown => {
+    if (isObject(iterator)) apply(weakSet, iteratorSources, [iterator, source]);
+    return iterator;
+  };
+  const iterated = (value: unknown): [unknown, number] | undefined => {
+    if (value === null || value === undefined) return undefined;
+    const method = (value as Record<symbol, unknown>)[iteratorSymbol];
+    if (method === undefined || method === null) return undefined;
+    if (typeof value === "string" || isTypedArray(value) || (isArray(value) && !isProxy(value)) || (isObject(value) && sizeOf(value) !== undefined)) {
+      return [value, iterationBound(value)];
+    }
+    const iterator = apply(method as Function, value, []);
+    const once = setPrototypeOf({}, null) as Record<symbol, unknown>;
+    once[iteratorSymbol] = () => iterator;
+    return [once, iterationBound(iterator)];
+  };
+
+  const replace = (owner: any, name: string | symbol, make: (original: Function) => Function) => {
+    const descriptor = getOwnPropertyDescriptor(owner, name);
+    if (!descriptor || typeof descriptor.value !== "function") return;
+    const original = descriptor.value as Function;
+    const wrapper = make(original);
+    defineProperty(wrapper, "name", { value: original.name, configurable: true });
+    defineProperty(wrapper, "length", { value: original.length, configurable: true });
+    defineProperty(owner, name, { value: wrapper, writable: descriptor.writable, enumerable: descriptor.enumerable, configurable: descriptor.configurable });
+  };
+  const charged = (owner: any, name: string | symbol, cost: (receiver: any, args: any[]) => void) =>
+    replace(owner, name, (original) => ({
+      method(this: unknown, ...args: unknown[]) {
+        cost(this, args);
+        return apply(original, this, args);
+      },
+    }).method);
+
+  const MEMORY_LIMIT = "Memory exceeding limit";
+  return {
+    global,
+    meter,
+    limits,
+    MEMORY_LIMIT,
+    STACK_LIMIT: "Stack exceeding limit",
+    LEVEL_FRAME: 256,
+    work,
+    makesString,
+    makesElements,
+    makesEntries,
+    integer,
+    toText,
+    list: <T>() => setPrototypeOf([], null) as T[],
+    replace,
+    charged,
+    arrayLike,
+    isTypedArray,
+    keyCount,
+    iterationBound,
+    iterates,
+    iterated,
+    typedLength: (value: unknown) => (isTypedArray(value) ? (apply(typedLength, value, []) as number) : 0),
+    chains,
+    min,
+    max,
+  };
+}

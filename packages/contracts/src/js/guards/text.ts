@@ -1,0 +1,490 @@
+// An installer evaluated inside each isolate from its source text (guards/kit.ts says how): strings,
+// regular expressions and JSON, charged by size before the work (docs/contracts.md §13).
+import type { GuardKit } from "./kit.js";
+
+export function installTextGuards(kit: GuardKit): void {
+  const { global, meter, limits, work, makesString, makesElements, integer, toText, list, replace, charged, arrayLike, keyCount, iterates, min, max } = kit;
+  const apply = Reflect.apply;
+  const construct = Reflect.construct;
+  const defineProperty = Object.defineProperty;
+  const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+  const ownKeys = Reflect.ownKeys;
+  const isArray = Array.isArray;
+  const objectKeys = Object.keys;
+  const stringSlice = String.prototype.slice;
+  const stringIndexOf = String.prototype.indexOf;
+  const charCodeAt = String.prototype.charCodeAt;
+  const nativeNormalize = String.prototype.normalize;
+  const nativeStringify = JSON.stringify;
+  const toNumber = Number;
+  const NativeRegExp = RegExp;
+  const NumberCtor = global.Number as Function;
+  const StringCtor = global.String as Function;
+  const BooleanCtor = global.Boolean as Function;
+  const WeakMapCtor = WeakMap;
+  const weakGet = WeakMap.prototype.get;
+  const weakSet = WeakMap.prototype.set;
+  const weakHas = WeakMap.prototype.has;
+  const SetCtor = Set;
+  const setHas = Set.prototype.has;
+  const setAdd = Set.prototype.add;
+  const setDelete = Set.prototype.delete;
+  const { MEMORY_LIMIT, LEVEL_FRAME } = kit;
+  const MAX_PATTERN = 4096;
+  /** The most code units one code unit becomes under any normalization form (U+FDFA under NFKD). */
+  const MAX_NORMALIZE_GROWTH = 18;
+
+  /** ToString of a String method's receiver, done once here so the native method does not repeat it. */
+  const receiverText = (receiver: unknown, name: string): string => {
+    if (receiver === null || receiver === undefined) throw new TypeError(`String.prototype.${name} called on null or undefined`);
+    return typeof receiver === "string" ? receiver : toText(receiver);
+  };
+  const isRecordedRegExp = (value: unknown) => value !== null && typeof value === "object" && apply(weakHas, patternLength, [value]);
+
+  // ---- strings -------------------------------------------------------------------------------------
+  const StringProto = global.String.prototype;
+  /** String methods whose result is at most as long as the receiver: charged by the receiver's length. */
+  for (const name of ["indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "slice", "substring", "substr", "trim", "trimStart", "trimEnd", "toUpperCase", "toLowerCase", "codePointAt", "at", "charAt", "charCodeAt", "isWellFormed", "toWellFormed"]) {
+    replace(StringProto, name, (original) => ({
+      method(this: unknown, ...args: unknown[]) {
+        const text = receiverText(this, name);
+        work(text.length);
+        return apply(original, text, args);
+      },
+    }).method);
+  }
+  replace(StringProto, "normalize", () => ({
+    normalize(this: unknown, form?: unknown) {
+      const text = receiverText(this, "normalize");
+      const wanted = form === undefined ? "NFC" : toText(form);
+      work(text.length);
+      if (text.length * MAX_NORMALIZE_GROWTH > limits.maxStringLength) {
+        // Decomposition works code point by code point and composition only shortens: the decomposed
+        // length of the pieces bounds the result before V8 makes it.
+        const decomposed = wanted === "NFKC" || wanted === "NFKD" ? "NFKD" : "NFD";
+        let bound = 0;
+        for (let from = 0; from < text.length; ) {
+          let to = min(from + 65536, text.length);
+          const last = apply(charCodeAt, text, [to - 1]) as number;
+          if (to < text.length && last >= 0xd800 && last <= 0xdbff) to++;
+          work(to - from);
+          bound += (apply(nativeNormalize, apply(stringSlice, text, [from, to]), [decomposed]) as string).length;
+          if (bound > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+          from = to;
+        }
+      }
+      const result = apply(nativeNormalize, text, [wanted]) as string;
+      makesString(result.length);
+      return result;
+    },
+  }).normalize);
+  replace(StringProto, "repeat", (original) => ({
+    method(this: unknown, count: unknown) {
+      const text = receiverText(this, "repeat");
+      const n = integer(count);
+      if (n >= 0 && n !== Infinity) makesString(text.length * n);
+      return apply(original, text, [n]);
+    },
+  }).method);
+  for (const name of ["padStart", "padEnd"]) {
+    replace(StringProto, name, (original) => ({
+      method(this: unknown, maxLength: unknown, fill?: unknown) {
+        const text = receiverText(this, name);
+        const n = integer(maxLength);
+        const filler = fill === undefined ? undefined : toText(fill);
+        if (n > text.length) makesString(n);
+        return apply(original, text, filler === undefined ? [n] : [n, filler]);
+      },
+    }).method);
+  }
+  replace(StringProto, "concat", (original) => ({
+    method(this: unknown, ...parts: unknown[]) {
+      const text = receiverText(this, "concat");
+      let length = text.length;
+      const texts = list<string>();
+      for (let i = 0; i < parts.length; i++) {
+        const part = toText(parts[i]);
+        texts[i] = part;
+        length += part.length;
+      }
+      makesString(length);
+      return apply(original, text, texts);
+    },
+  }).method);
+  // The HTML methods of Annex B (`"x".anchor(name)`): the attribute's quotes become &quot;.
+  for (const name of ["anchor", "big", "blink", "bold", "fixed", "fontcolor", "fontsize", "italics", "link", "small", "strike", "sub", "sup"]) {
+    replace(StringProto, name, (original) => ({
+      method(this: unknown, ...args: unknown[]) {
+        const text = receiverText(this, name);
+        const attribute = original.length > 0 ? toText(args[0]) : "";
+        let quotes = 0;
+        for (let at = apply(stringIndexOf, attribute, ['"']) as number; at >= 0; at = apply(stringIndexOf, attribute, ['"', at + 1]) as number) quotes++;
+        makesString(text.length + attribute.length + 5 * quotes + 32);
+        return apply(original, text, original.length > 0 ? [attribute] : []);
+      },
+    }).method);
+  }
+  // Percent-encoding grows a code unit to at most 9 (escape: 6) and decoding shrinks: charged by the input,
+  // the result checked against the string cap before a contract holds it.
+  for (const name of ["escape", "unescape", "encodeURI", "encodeURIComponent", "decodeURI", "decodeURIComponent"]) {
+    replace(global, name, (original) => ({
+      method(value: unknown) {
+        const text = toText(value);
+        work(text.length);
+        const result = apply(original, undefined, [text]) as string;
+        makesString(result.length);
+        return result;
+      },
+    }).method);
+  }
+  replace(StringProto, Symbol.iterator, (original) => ({
+    method(this: unknown) {
+      const text = receiverText(this, "[Symbol.iterator]");
+      return iterates(apply(original, text, []), text.length);
+    },
+  }).method);
+
+  // ---- replacing: the result is counted as it is made -------------------------------------------------
+  // A replacement template (`$&`, `` $` ``, `$'`, `$1`) can make each match as long as the whole input, and
+  // a replacer function can return a long string for every match: the result is built through a function
+  // that keeps its running length under the string cap, so V8 never makes what the cap refuses.
+  const boundedReplacer = (input: string, replaceValue: unknown): unknown => {
+    const functional = typeof replaceValue === "function";
+    const template = functional ? "" : toText(replaceValue);
+    // A template without `$` adds a fixed length per match; when even the most matches cannot pass the cap,
+    // V8 replaces natively.
+    if (!functional && (apply(stringIndexOf, template, ["$"]) as number) < 0 && input.length + (input.length + 1) * template.length <= limits.maxStringLength) return template;
+    let added = 0;
+    let removed = 0;
+    let calls = 0;
+    return function (this: unknown, ...args: unknown[]) {
+      if (++calls % 64 === 0) meter.charge(1);
+      const matched = args[0] as string;
+      const text = functional ? toText(apply(replaceValue as Function, undefined, args)) : substitute(template, args);
+      added += text.length;
+      removed += matched.length;
+      if (input.length - removed + added > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+      work(text.length);
+      return text;
+    };
+  };
+  /** ECMAScript's GetSubstitution, from the arguments a replacer function receives. */
+  const substitute = (template: string, args: unknown[]): string => {
+    const hasGroups = args.length > 0 && typeof args[args.length - 1] === "object";
+    const captureCount = args.length - 3 - (hasGroups ? 1 : 0);
+    const matched = args[0] as string;
+    const position = args[captureCount + 1] as number;
+    const input = args[captureCount + 2] as string;
+    const groups = hasGroups ? (args[args.length - 1] as Record<string, unknown>) : undefined;
+    const capture = (n: number) => {
+      const value = args[n];
+      return value === undefined ? "" : (value as string);
+    };
+    let out = "";
+    const length = template.length;
+    for (let i = 0; i < length; ) {
+      const c = template[i]!;
+      if (c !== "$" || i + 1 >= length) {
+        out += c;
+        i++;
+        continue;
+      }
+      const next = template[i + 1]!;
+      if (next === "$") {
+        out += "$";
+        i += 2;
+      } else if (next === "&") {
+        out += matched;
+        i += 2;
+      } else if (next === "`") {
+        out += apply(stringSlice, input, [0, position]);
+        i += 2;
+      } else if (next === "'") {
+        out += apply(stringSlice, input, [min(position + matched.length, input.length)]);
+        i += 2;
+      } else if (next >= "0" && next <= "9") {
+        const one = (apply(charCodeAt, next, [0]) as number) - 48;
+        const after = i + 2 < length ? template[i + 2]! : "";
+        const two = after >= "0" && after <= "9" ? one * 10 + (apply(charCodeAt, after, [0]) as number) - 48 : 0;
+        if (two >= 1 && two <= captureCount) {
+          out += capture(two);
+          i += 3;
+        } else if (one >= 1 && one <= captureCount) {
+          out += capture(one);
+          i += 2;
+        } else {
+          out += "$";
+          i++;
+        }
+      } else if (next === "<" && groups !== undefined) {
+        const close = apply(stringIndexOf, template, [">", i + 2]) as number;
+        if (close < 0) {
+          out += "$<";
+          i += 2;
+        } else {
+          const value = groups[apply(stringSlice, template, [i + 2, close]) as string];
+          if (value !== undefined) out += toText(value);
+          i = close + 1;
+        }
+      } else {
+        out += "$";
+        i++;
+      }
+      if (out.length > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+    }
+    return out;
+  };
+
+  // match, matchAll and search make a RegExp of a pattern given as a string with V8's own constructor, which
+  // would backtrack: they get one from the guarded constructor (the linear-time engine) instead.
+  const patternSymbols: Record<string, symbol> = { match: Symbol.match, matchAll: Symbol.matchAll, search: Symbol.search, replace: Symbol.replace, replaceAll: Symbol.replace };
+  for (const name of ["split", "replace", "replaceAll", "match", "matchAll", "search"]) {
+    const symbol = patternSymbols[name];
+    const makesPattern = name !== "replace" && name !== "replaceAll" && name !== "split";
+    replace(StringProto, name, (original) => ({
+      method(this: unknown, ...args: unknown[]) {
+        // Converted once here: a receiver's toString must not answer the charge one text and V8 another.
+        const text = receiverText(this, name);
+        const pattern = args[0];
+        const own = symbol !== undefined && pattern !== null && (typeof pattern === "object" || typeof pattern === "function") ? (pattern as Record<symbol, unknown>)[symbol] : undefined;
+        if (makesPattern && (own === undefined || own === null)) args[0] = makeRegExp(pattern, name === "matchAll" ? "g" : undefined);
+        // A pattern with its own Symbol.replace (a RegExp: guarded below) gets the replacement as given.
+        if (symbol === Symbol.replace && (own === undefined || own === null)) args[1] = boundedReplacer(text, args[1]);
+        work(text.length);
+        const result = apply(original, text, args);
+        if (typeof result === "string") makesString(result.length);
+        else if (isArray(result)) makesElements(result.length);
+        return result;
+      },
+    }).method);
+  }
+  for (const name of ["fromCharCode", "fromCodePoint"]) charged(global.String, name, (_r, args) => makesString(2 * args.length));
+  // String.raw in JavaScript: the template's `raw` length read once, the result counted as it grows.
+  replace(global.String, "raw", () => ({
+    raw(template: unknown, ...substitutions: unknown[]) {
+      if (template === null || template === undefined) throw new TypeError("Cannot convert undefined or null to object");
+      const raw = (template as { raw?: unknown }).raw;
+      if (raw === null || raw === undefined) throw new TypeError("Cannot convert undefined or null to object");
+      const { value: segments, length: count } = arrayLike(raw);
+      work(count + substitutions.length);
+      let out = "";
+      for (let i = 0; i < count; i++) {
+        out += toText((segments as Record<number, unknown>)[i]);
+        if (i + 1 < count && i < substitutions.length) out += toText(substitutions[i]);
+        if (out.length > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+      }
+      makesString(out.length);
+      return out;
+    },
+  }).raw);
+
+  // ---- regular expressions: the linear-time engine, charged by input ---------------------------------
+  const patternLength = new WeakMapCtor<object, number>();
+  const flagsOf = new WeakMapCtor<object, string>();
+  /**
+   * V8's linear-time engine scans about 5 to 10 MB/s here, slower with longer patterns: a step per 64
+   * characters scanned × (1 + pattern length / 8), so a whole budget of matching takes well under 100 ms.
+   * A global or sticky search scans from lastIndex.
+   */
+  const regExpCost = (regexp: unknown, input: unknown) => {
+    if (regexp === null || typeof regexp !== "object") return;
+    const factor = 1 + ((apply(weakGet, patternLength, [regexp]) as number | undefined) ?? 0) / 8;
+    const from = getOwnPropertyDescriptor(regexp, "lastIndex")?.value;
+    const length = typeof input === "string" ? input.length : 0;
+    const scanned = typeof from === "number" && from > 0 && from < length ? length - from : length;
+    const steps = (scanned * factor) / 64;
+    if (steps >= 1) meter.charge(steps - (steps % 1) + 1);
+  };
+  const makeRegExp = (source: unknown, flags?: unknown, newTarget?: Function): RegExp => {
+    const pattern = source === undefined ? "(?:)" : toText(source);
+    const wanted = flags === undefined ? "" : toText(flags);
+    if (pattern.length > MAX_PATTERN) throw new SyntaxError(`Invalid regular expression: longer than ${MAX_PATTERN} characters`);
+    work(pattern.length);
+    // V8 rejects what needs backtracking (backreferences, lookarounds) with "Cannot be executed in linear time".
+    const regexp = construct(NativeRegExp, [pattern, wanted + "l"], newTarget ?? GuardedRegExp);
+    apply(weakSet, patternLength, [regexp, pattern.length]);
+    apply(weakSet, flagsOf, [regexp, wanted]);
+    return regexp;
+  };
+  const GuardedRegExp = function RegExp(this: unknown, pattern: unknown, flags?: unknown) {
+    if (isRecordedRegExp(pattern)) {
+      const from = pattern as RegExp;
+      return makeRegExp(from.source, flags === undefined ? apply(weakGet, flagsOf, [from]) : flags, new.target);
+    }
+    return makeRegExp(pattern, flags, new.target);
+  } as unknown as RegExpConstructor;
+  const RegExpProto = NativeRegExp.prototype;
+  defineProperty(GuardedRegExp, "prototype", { value: RegExpProto, writable: false, enumerable: false, configurable: false });
+  defineProperty(RegExpProto, "constructor", { value: GuardedRegExp, writable: true, enumerable: false, configurable: true });
+  defineProperty(GuardedRegExp, "length", { value: 2, configurable: true });
+  for (const key of ownKeys(NativeRegExp)) {
+    if (key === "prototype" || key === "length" || key === "name") continue;
+    defineProperty(GuardedRegExp, key, getOwnPropertyDescriptor(NativeRegExp, key)!);
+  }
+  defineProperty(global, "RegExp", { value: GuardedRegExp, writable: true, enumerable: false, configurable: true });
+  delete (RegExpProto as { linear?: unknown }).linear; // would reveal the engine flag
+  // The `l` the engine needs stays hidden: a contract sees the flags it asked for.
+  const flagsGetter = getOwnPropertyDescriptor(RegExpProto, "flags")!.get!;
+  defineProperty(RegExpProto, "flags", {
+    get: {
+      flags(this: unknown) {
+        const own = this !== null && typeof this === "object" ? apply(weakGet, flagsOf, [this]) : undefined;
+        return own !== undefined ? own : apply(flagsGetter, this, []);
+      },
+    }.flags,
+    enumerable: false,
+    configurable: true,
+  });
+  defineProperty(getOwnPropertyDescriptor(RegExpProto, "flags")!.get!, "name", { value: "get flags" });
+  // The input is converted once here, so that the text charged is the text searched.
+  for (const name of ["exec", "test", Symbol.match, Symbol.matchAll, Symbol.search, Symbol.split, Symbol.replace]) {
+    replace(RegExpProto, name, (original) => ({
+      method(this: unknown, ...args: unknown[]) {
+        const text = toText(args[0]);
+        args[0] = text;
+        regExpCost(this, text);
+        if (name === Symbol.replace) args[1] = boundedReplacer(text, args[1]);
+        return apply(original, this, args);
+      },
+    }).method);
+  }
+  replace(RegExpProto, "toString", () => ({
+    toString(this: any) {
+      return `/${toText(this.source)}/${toText(this.flags)}`;
+    },
+  }).toString);
+  replace(RegExpProto, "compile", () => ({
+    compile() {
+      throw new TypeError("RegExp.prototype.compile is not supported in contracts");
+    },
+  }).compile);
+  kit.makeRegExp = (source: string, flags: string) => makeRegExp(source, flags);
+
+  // ---- JSON -------------------------------------------------------------------------------------------
+  const JSONObject = global.JSON;
+  replace(JSONObject, "parse", (original) => ({
+    method(text: unknown, reviver?: unknown) {
+      const source = toText(text);
+      parseCost(source, reviver);
+      return apply(original, undefined, [source, reviver]);
+    },
+  }).method);
+  function parseCost(text: string, reviver: unknown) {
+    work(text.length);
+    meter.alloc(8 * text.length);
+    // A reviver walks the result recursively in V8: refuse a nesting the stack model would not hold.
+    if (typeof reviver === "function") {
+      let depth = 0;
+      let deepest = 0;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (c === "[" || c === "{") deepest = max(deepest, ++depth);
+        else if (c === "]" || c === "}") depth--;
+      }
+      const token = meter.push(deepest * LEVEL_FRAME);
+      meter.pop(token, undefined);
+    }
+  }
+  // stringify in JavaScript (ECMAScript's SerializeJSONProperty): a frame per nesting level, charged per
+  // value and per character, never longer than a string may be.
+  replace(JSONObject, "stringify", () => ({
+    stringify(value: unknown, replacer?: unknown, space?: unknown) {
+      const stack = new SetCtor<object>();
+      let propertyList: string[] | undefined;
+      const replacerFunction = typeof replacer === "function" ? (replacer as Function) : undefined;
+      if (!replacerFunction && isArray(replacer)) {
+        const seen = new SetCtor<string>();
+        propertyList = list<string>();
+        const { value: items, length: n } = arrayLike(replacer);
+        work(n);
+        for (let i = 0; i < n; i++) {
+          const v = (items as unknown[])[i];
+          let item: string | undefined;
+          if (typeof v === "string") item = v;
+          else if (typeof v === "number") item = toText(v);
+          else if (v !== null && typeof v === "object" && (v instanceof StringCtor || v instanceof NumberCtor)) item = toText(v);
+          if (item !== undefined && !apply(setHas, seen, [item])) {
+            apply(setAdd, seen, [item]);
+            propertyList[propertyList.length] = item;
+          }
+        }
+      }
+      let gap = "";
+      let spacing: unknown = space;
+      if (spacing !== null && typeof spacing === "object") {
+        if (spacing instanceof NumberCtor) spacing = toNumber(spacing);
+        else if (spacing instanceof StringCtor) spacing = toText(spacing);
+      }
+      if (typeof spacing === "number") {
+        const n = min(10, integer(spacing));
+        for (let i = 0; i < n; i++) gap += " ";
+      } else if (typeof spacing === "string") {
+        gap = apply(stringSlice, spacing, [0, 10]);
+      }
+      // The output's length so far (leaves, keys and punctuation; containers are not counted twice).
+      let produced = 0;
+      let values = 0;
+      const emit = (text: string): string => {
+        produced += text.length;
+        if (produced > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+        if (text.length >= limits.unit) work(text.length);
+        return text;
+      };
+      const quote = (text: string): string => emit(nativeStringify(text) as string);
+      const serialize = (holder: any, key: string, indent: string): string | undefined => {
+        if (++values % 4 === 0) meter.charge(1);
+        let v = holder[key];
+        if (v !== null && typeof v === "object") {
+          const toJSON = (v as { toJSON?: unknown }).toJSON;
+          if (typeof toJSON === "function") v = apply(toJSON, v, [key]);
+        }
+        if (replacerFunction) v = apply(replacerFunction, holder, [key, v]);
+        if (v !== null && typeof v === "object") {
+          if (v instanceof NumberCtor) v = toNumber(v);
+          else if (v instanceof StringCtor) v = toText(v);
+          else if (v instanceof BooleanCtor) v = (v as Boolean).valueOf();
+        }
+        if (v === null) return emit("null");
+        if (v === true) return emit("true");
+        if (v === false) return emit("false");
+        if (typeof v === "string") return quote(v);
+        if (typeof v === "number") return emit(v === v && v !== Infinity && v !== -Infinity ? toText(v) : "null");
+        if (typeof v !== "object" || typeof v === "function") return undefined;
+        if (apply(setHas, stack, [v])) throw new TypeError("Converting circular structure to JSON");
+        const token = meter.push(LEVEL_FRAME);
+        apply(setAdd, stack, [v]);
+        try {
+          const inner = indent + gap;
+          const parts = list<string>();
+          if (isArray(v)) {
+            const { value: items, length: n } = arrayLike(v);
+            for (let i = 0; i < n; i++) parts[parts.length] = serialize(items, toText(i), inner) ?? emit("null");
+            produced += 2 + parts.length;
+            if (parts.length === 0) return "[]";
+            return gap === "" ? "[" + joinParts(parts, ",") + "]" : "[\n" + inner + joinParts(parts, ",\n" + inner) + "\n" + indent + "]";
+          }
+          if (propertyList === undefined) makesElements(keyCount(v));
+          const keys = propertyList ?? objectKeys(v);
+          for (let i = 0; i < keys.length; i++) {
+            const k = keys[i]!;
+            const text = serialize(v, k, inner);
+            if (text !== undefined) parts[parts.length] = quote(k) + (gap === "" ? ":" : ": ") + text;
+            if (produced > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+          }
+          produced += 2 + parts.length;
+          if (parts.length === 0) return "{}";
+          return gap === "" ? "{" + joinParts(parts, ",") + "}" : "{\n" + inner + joinParts(parts, ",\n" + inner) + "\n" + indent + "}";
+        } finally {
+          apply(setDelete, stack, [v]);
+          meter.pop(token, undefined);
+        }
+      };
+      return serialize({ "": value }, "", "");
+    },
+  }).stringify);
+  const joinParts = (parts: string[], glue: string): string => {
+    let out = "";
+    for (let i = 0; i < parts.length; i++) out += (i > 0 ? glue : "") + parts[i];
+    return out;
+  };
+}
