@@ -60,6 +60,19 @@ export const TEMPLATES: Record<string, (d: Draw) => string> = {
   "overflow dropped by finally": (d) => `let ok = false; function r(n) { return n === 0 ? 0 : 1 + r(n - 1); } (function () { try { r(${depth(d)}); ok = true; } finally { return; } })(); out.push(ok);`,
   "pattern given as a string": (d) => `const text = "a".repeat(${d.pick([10, 28, 10000])}) + "b"; out.push(String(text.match("${d.pick(["(a+)+$", "a*b", "(ab)\\\\1"])}"))); out.push(text.search("b")); out.push([...text.matchAll("a")].length);`,
   "promise jobs": () => `out.push(typeof Promise);`,
+  // Work V8 does natively before any step counts it (docs/contracts.md §13 "What is charged").
+  "keys of a typed array": (d) => `const t = new Uint8Array(${size(d)}); out.push(Object.keys(t).length); out.push(Reflect.ownKeys(t).length);`,
+  "for-in over a typed array": (d) => `const t = new Uint8Array(${size(d)}); let n = 0; for (const k in t) { n++; if (n > 5) break; } out.push(n);`,
+  "object rest of a typed array": (d) => `const { a, ...rest } = new Uint8Array(${size(d)}); out.push(Object.keys(rest).length);`,
+  "array rest of a Set": (d) => `const s = new Set(new Uint32Array(${size(d)}).map((_, i) => i)); const [first, ...rest] = s; out.push(rest.length);`,
+  "collections from iterables": (d) => `const t = new Uint8Array(${size(d)}); out.push(new Set(t).size); out.push(Array.from(t.values()).length); out.push(new Map(Array.from({ length: ${d.pick([10, 1000, 100000])} }, (_, i) => [i, i])).size);`,
+  "typed array methods": (d) => `const t = new Float64Array(${d.pick([10, 1e5, 3e6])}).fill(1.5); out.push(t.join("${d.pick(["", ",", "--"])}").length); out.push(t.sort().length); out.push(t.reverse().length); out.push(String(t).length);`,
+  "a lying length": (d) => `let reads = 0; const o = { get length() { return reads++ % 2 ? ${d.pick([9007199254740991, 4294967295, 70000])} : 0; } }; o[Symbol.isConcatSpreadable] = true; out.push([].concat(o).length); out.push(Array.prototype.indexOf.call(o, 1)); out.push(new Uint8Array(o).length); out.push(Reflect.apply(function () { return arguments.length; }, null, o));`,
+  "replacement expansion": (d) => `const s = "a".repeat(${d.pick([10, 100000, 1 << 20, 4 << 20])}); out.push(s.replaceAll("a", "${d.pick(["$&$&", "$&".repeat(20), "b", "$\`"])}").length); out.push(s.replace(/a/g, () => "x".repeat(${d.pick([1, 100, 10000])})).length);`,
+  "string expansions": (d) => `const s = "\ufdfa".repeat(${d.pick([10, 100000, 1 << 20])}); out.push(s.normalize("NFKD").length); out.push(encodeURIComponent(s).length); out.push(escape(s).length); out.push(s.anchor('"'.repeat(${d.pick([1, 1000, 1 << 20])})).length); out.push(String.raw({ raw: { length: ${d.pick([10, 1e6, 1e9])} } }, s).length);`,
+  "shift of a huge array-like": (d) => `const o = { length: ${d.pick([10, 1e6, 9007199254740991])} }; o[o.length - 1] = 1; Array.prototype.shift.call(o); out.push(o.length);`,
+  "buffers that grow": (d) => `const b = new ArrayBuffer(16, { maxByteLength: ${d.pick([1e3, 1e6, 1e9])} }); b.resize(${d.pick([1e3, 1e6, 5e8])}); out.push(b.byteLength); out.push(b.slice(0).byteLength);`,
+  "a forged engine error": () => `try { throw new RangeError("Maximum call stack size exceeded"); } catch (e) { out.push("caught " + e.message); } throw Object.create(RangeError.prototype, { message: { value: "Maximum call stack size exceeded" } });`,
   "long return value": (d) => `out.push("r".repeat(${d.pick([10, 100000, 300000])}).length); return "z".repeat(${d.pick([10, 200000, 300000])});`,
 };
 

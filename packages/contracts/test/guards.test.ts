@@ -1,0 +1,130 @@
+// The guards of guards/*.ts: work V8 would do natively is charged before it is done, so that a heavy run
+// ends on the deterministic models (never on the clock or V8's own limits), and what the guards replace
+// keeps the meaning of plain JavaScript (docs/contracts.md §13).
+import { expect } from "chai";
+import vm from "node:vm";
+import { BuiltinError, ContractFailure, DEFAULT_CONTRACT_LIMITS, GuardTripped, JsRuntime, type ExecutionRequest } from "../src/index.js";
+
+const ENV = {
+  thisAddress: "did:bid:contract",
+  block: { timestamp: 1, number: 2 },
+  tx: { initiator: "did:bid:user", sender: "did:bid:user", gasPrice: "100", hash: "00", feeLimit: "1000" },
+  msg: { initiator: "did:bid:user", sender: "did:bid:user", nonce: 1, operationIndex: 0 },
+};
+
+describe("guards: work charged before V8 does it, meaning kept", function () {
+  this.timeout(60_000);
+  const runtime = new JsRuntime(DEFAULT_CONTRACT_LIMITS);
+  after(() => runtime.dispose());
+
+  /** Runs `body` as a query; answers its value, or the failure. */
+  async function query(body: string): Promise<{ value?: unknown; failure?: ContractFailure; steps: number }> {
+    const request: ExecutionRequest = {
+      code: `function init() {} function main() {} function query(input) { ${body} }`,
+      entry: "query",
+      input: "",
+      env: ENV,
+      readOnly: true,
+      depth: 0,
+      host: { call: async () => { throw new BuiltinError("no host here"); } },
+      meter: { used: 0, limit: DEFAULT_CONTRACT_LIMITS.steps, exhausted: false },
+      deadline: performance.now() + 10 * DEFAULT_CONTRACT_LIMITS.timeMs,
+      log: () => {},
+    };
+    try {
+      const run = await runtime.execute(request);
+      return { value: run.value, steps: request.meter.used };
+    } catch (error) {
+      if (!(error instanceof ContractFailure)) throw error;
+      return { failure: error, steps: request.meter.used };
+    }
+  }
+
+  describe("heavy constructs end on a model (155, recorded), never on a guard", () => {
+    const heavy: [string, string, string][] = [
+      ["keys of a 20 MB typed array", `return String(Object.keys(new Uint8Array(20e6)).length)`, "Memory exceeding limit"],
+      ["Reflect.ownKeys of a typed array", `return String(Reflect.ownKeys(new Uint8Array(20e6)).length)`, "Memory exceeding limit"],
+      ["keys of a String object", `return String(Object.keys(new String("x".repeat(4e6))).length)`, "Memory exceeding limit"],
+      ["keys through a proxy", `return String(Object.keys(new Proxy(new Uint8Array(20e6), {})).length)`, "Memory exceeding limit"],
+      ["for-in over a typed array", `let n = 0; for (const k in new Uint8Array(20e6)) n++; return String(n)`, "Memory exceeding limit"],
+      ["for-in over an object inheriting a typed array", `let n = 0; for (const k in Object.create(new Uint8Array(20e6))) n++; return String(n)`, "Memory exceeding limit"],
+      ["object rest of a typed array", `const { a, ...rest } = new Uint8Array(20e6); return String(Object.keys(rest).length)`, "Memory exceeding limit"],
+      ["object spread of a typed array", `return String(Object.keys({ ...new Uint8Array(20e6) }).length)`, "Memory exceeding limit"],
+      ["JSON.stringify of a typed array", `return String(JSON.stringify(new Uint8Array(20e6)).length)`, "Memory exceeding limit"],
+      ["Object.assign from a typed array", `return String(Object.keys(Object.assign({}, new Uint8Array(20e6))).length)`, "Memory exceeding limit"],
+      ["new Set of a typed array", `return String(new Set(new Uint8Array(20e6)).size)`, "Memory exceeding limit"],
+      ["Array.from of an iterator", `const t = new Uint8Array(20e6); return String(Array.from(t.values()).length)`, "Memory exceeding limit"],
+      ["a Set copied through an iterable that hands out its iterator", `const s = new Set(); for (let i = 0; i < 5000; i++) s.add(i); let n = 0; for (let i = 0; i < 2000; i++) n += new Set({ [Symbol.iterator]: () => s.values() }).size; return String(n)`, "Memory exceeding limit"],
+      ["array rest of a big Set", `const s = new Set(); for (let i = 0; i < 5000; i++) s.add(i); let n = 0; for (let i = 0; i < 2000; i++) { const [a, ...r] = s; n += r.length; } return String(n)`, "Memory exceeding limit"],
+      ["typed array join", `return String(new Float64Array(20e6 / 8).fill(1.5).join("").length)`, "Memory exceeding limit"],
+      ["typed array sort, repeated", `const t = new Float64Array(2e6); for (let i = 0; i < 100; i++) t.sort(); return "sorted"`, "Step exceeding limit"],
+      ["concat of a spreadable with a huge length", `const o = { length: 9007199254740991, [Symbol.isConcatSpreadable]: true }; return String([].concat(o).length)`, "Memory exceeding limit"],
+      ["shift of an array-like with a huge length", `const o = { length: 9007199254740991 }; o[9007199254740990] = 1; Array.prototype.shift.call(o); return "done"`, "Step exceeding limit"],
+      ["replaceAll expanding $&", `return String("a".repeat(4e6).replaceAll("a", "$&$&").length)`, "Memory exceeding limit"],
+      ["replace expanding $\` per match", `return String("a".repeat(100000).replace(/a/g, "$\`").length)`, "Step exceeding limit"],
+      ["a replacer returning long strings", `const long = "x".repeat(1e6); return String("a".repeat(1000).replace(/a/g, () => long).length)`, "Step exceeding limit"],
+      ["normalize to NFKD", `return String("\\ufdfa".repeat(1e6).normalize("NFKD").length)`, "Memory exceeding limit"],
+      ["encodeURIComponent", `return String(encodeURIComponent("\\u4e00".repeat(2e6)).length)`, "Memory exceeding limit"],
+      ["escape", `return String(escape("\\u4e00".repeat(2e6)).length)`, "Memory exceeding limit"],
+      ["an HTML method with a long attribute", `return String("x".anchor('"'.repeat(1e6)).length)`, "Memory exceeding limit"],
+      ["String.raw with a huge raw length", `return String(String.raw({ raw: { length: 1e9 } }, "xx").length)`, "Step exceeding limit"],
+      ["a resizable buffer grown", `const b = new ArrayBuffer(16, { maxByteLength: 1e9 }); b.resize(5e8); return String(b.byteLength)`, "Memory exceeding limit"],
+      ["ArrayBuffer slices", `const b = new ArrayBuffer(20e6); const kept = []; for (let i = 0; i < 10; i++) kept.push(b.slice(0)); return "sliced"`, "Memory exceeding limit"],
+      ["freezing a big array", `return String(Object.isFrozen(Object.freeze(new Array(3e6).fill(0))))`, "Memory exceeding limit"],
+    ];
+    for (const [name, body, exception] of heavy) {
+      it(`${name}: 155 ${exception}`, async () => {
+        const { value, failure } = await query(body);
+        expect(failure, `${name} answered ${String(value).slice(0, 80)}`).to.be.instanceOf(ContractFailure);
+        expect(failure).to.not.be.instanceOf(GuardTripped);
+        expect([failure!.code, failure!.exception]).to.deep.equal([155, exception]);
+      });
+    }
+  });
+
+  it("reads a length that answers differently on a second read once, for the charge and for V8 alike", async () => {
+    const lying = `let r = 0; const o = { get length() { return r++ ? 9007199254740991 : 0; } };`;
+    for (const use of ["new Uint8Array(o).length", "Reflect.apply(function () { return arguments.length; }, null, o)", "Array.prototype.indexOf.call(o, 1)", "Array.from(o).length", "[].concat(Object.assign(o, { [Symbol.isConcatSpreadable]: true })).length"]) {
+      const { value, failure } = await query(`${lying} return String(${use}) + ":" + r;`);
+      expect(failure?.exception, use).to.equal(undefined);
+      expect(value, use).to.match(/^(0|-1):1$/);
+    }
+  });
+
+  describe("what the guards replace means what plain JavaScript means", () => {
+    // Each body runs in the contract runtime and in a plain V8 context; the answers must be equal.
+    const ordinary = [
+      `return [1, [2, [3, [4]]], null, undefined, "x"].join("|") + [].concat(1, [2, 3], [[4]], { length: 1, 0: 5, [Symbol.isConcatSpreadable]: true }).join();`,
+      `class A extends Array {} const a = A.from([1, 2]).concat([3]); return String(a instanceof A) + a.length + A.of(7).concat(8).constructor.name;`,
+      `const sparse = [1, , 3]; const c = sparse.concat([, 5]); return String(c.length) + (1 in c) + (3 in c) + c.flat().length;`,
+      `return [[1, [2, [3, [4, [5]]]]].flat(2), [[1, [2]]].flat(Infinity)].map(String).join("/");`,
+      `return JSON.stringify({ a: [1, "x", null, true, { b: -0 }], c: new Number(3), d: undefined, e: () => 1, f: NaN, toString() {} }, null, 2);`,
+      `return JSON.stringify({ a: 1, b: [1, 2], c: { d: 3 } }, ["a", "c", "d", 1]) + JSON.stringify([{ x: 1 }], (k, v) => (typeof v === "number" ? v * 2 : v), "--");`,
+      `return JSON.stringify({ toJSON(k) { return "key:" + k; } }) + JSON.stringify(new Uint8Array([1, 2])) + JSON.stringify("\\u2028\\ud800");`,
+      `return "abcabc".replace(/(?<x>b)(c)?/g, "[$<x>|$1|$2|$3|$01|$&|$\`|$'|$$|$<y>|$0]") + "x".replace("x", "$<a>$1$&$$");`,
+      `return "aaa".replaceAll("", "-") + "a.b.c".replaceAll(".", "$&$&") + "abc".replace(/(b)/, "$10$11$1a");`,
+      `return "abcb".replace(/b/g, (m, offset, whole) => m.toUpperCase() + offset + whole.length) + "2020-10".replace(/(?<y>\\d+)-(?<m>\\d+)/, (...a) => JSON.stringify(a[a.length - 1]));`,
+      `const r = /a/y; r.lastIndex = 1; return "baab".replace(r, "X") + r.lastIndex + "aXbX".split("X").join() + "a1b2".split(/\\d/, 1);`,
+      `return String.raw\`a\\n\${1}b\${2}\` + String.raw({ raw: ["x", "y", "z"] }, 1) + String.raw({ raw: "abc" }, "-", "+", "*");`,
+      `function f() { return [this === undefined, arguments.length, ...arguments].join(); } return f.apply(undefined, { length: 3, 0: "a", 2: "c" }) + Reflect.apply(f, undefined, new Uint8Array([4, 5])) + f.apply(null);`,
+      `class B { constructor(...a) { this.a = a; } } class C extends B {} const o = Reflect.construct(B, [1, 2], C); return String(o instanceof C) + o.a;`,
+      `const e = new RangeError("r", { cause: 1 }); class MyError extends TypeError {} const m = new MyError("m"); return [e instanceof RangeError, e instanceof Error, e.name, e.message, e.cause, m instanceof TypeError, m.name, Error("x").message, new AggregateError([1, 2], "ag").errors.length, RangeError.prototype.constructor === RangeError].join();`,
+      `const s = new Set("hello"); const m = new Map([[1, "a"], [2, "b"]]); class S extends Set {} const w = new WeakMap([[m, 1]]); return [...s].join("") + m.size + new Map(m).get(2) + new S([1, 1, 2]).size + (new S() instanceof S) + w.get(m) + new Set(m.keys()).size;`,
+      `const t = new Int16Array([1, -2, 3]); const u = new Uint8Array(new ArrayBuffer(8), 2, 3); return [t.join(), u.length, new Float32Array(new Set([1.5, 2])).join(), new Uint8Array({ length: 2, 0: 7 }).join(), Int8Array.from([1, 2], (x) => x * 3).join(), t.map((x) => x * 2).join(";"), String(t), t.toSorted().join()].join("/");`,
+      `return Array.from({ length: 3 }, (_, i) => i * i).join() + Array.from("héllo").length + Array.from(new Map([[1, 2]])).join() + Object.entries(Object.fromEntries(new Map([["a", 1]]))).join();`,
+      `const proto = { inherited: 1 }; const o = Object.create(proto); o.own = 2; const keys = []; for (const k in o) keys.push(k); for (const k in [5, 6]) keys.push(k); for (const k in "ab") keys.push(k); return keys.join();`,
+      `const { a, ...rest } = { a: 1, b: 2, c: 3 }; const [x, ...others] = new Set([1, 2, 3]); let p, q; ({ p, ...q } = { p: 1, r: 2 }); return JSON.stringify([rest, x, others, p, q]);`,
+      `let closed = 0; const iterable = { [Symbol.iterator]() { let i = 0; return { next: () => ({ value: i++, done: i > 5 }), return() { closed++; return {}; } }; } }; for (const v of iterable) { if (v === 1) break; } const [first] = iterable; return String(closed) + first + Array.from(iterable).length + new Set(iterable).size;`,
+      `return "\\u1e9b\\u0323".normalize("NFKD").length + "," + escape("ä b") + "," + encodeURIComponent("a b&ü") + "," + decodeURIComponent("%C3%BC") + "," + "x".anchor('a"b') + "x".bold();`,
+      `const a = [3, 1, 2]; return a.sort().join() + a.reverse().join() + a.indexOf(2) + a.includes(3) + a.slice(1).join() + [1, 2, 3].fill(0, 1).join() + [1, 2].toReversed().join() + [0].concat().length;`,
+    ];
+    ordinary.forEach((body, index) => {
+      it(`ordinary program ${index + 1}: the same answer as V8 itself`, async () => {
+        const expected = vm.runInNewContext(`(function () { ${body} })()`);
+        const { value, failure } = await query(body);
+        expect(failure?.exception, body).to.equal(undefined);
+        expect(value, body).to.equal(expected);
+      });
+    });
+  });
+});
