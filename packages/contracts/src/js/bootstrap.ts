@@ -28,7 +28,7 @@ export interface BootstrapConfig {
   maxReturnLength: number;
   /** Longest Utils.log message kept, in code units (the rest is cut). */
   maxLogLength: number;
-  /** Limits of the built-in guards (guards.ts). */
+  /** Limits of the built-in guards (guards/kit.ts). */
   guards: unknown;
 }
 
@@ -112,7 +112,7 @@ export function bootstrap(
   const toText = String;
   const iteratorSymbol = Symbol.iterator;
   const errorPrototype = Error.prototype;
-  /** %Error% itself: the guards put a recording wrapper in its place (guards.ts), V8 reads these two here. */
+  /** %Error% itself: the guards put a recording wrapper in its place (guards/calls.ts), V8 reads these two here. */
   const NativeError = Error;
   const isPrototypeOf = Object.prototype.isPrototypeOf;
   /**
