@@ -354,13 +354,22 @@ function main(input) { return helper(JSON.parse(input)); }
     });
 
     it("counts every name a destructuring pattern binds as a slot: V8 gives each a register", () => {
-      const source = `function pick({ a, b: [c, { d }], ...rest }, [e = 1, , ...f]) { const { g, h: { i } } = rest; let [j, k] = f; return a; }
+      const source = `function pick({ a, b: [c, { d }], h }, [e = 1, , f]) { const { g, h: { i } } = { h }; let [j, ...k] = [f]; return a; }
         function main() { pick({ a: 1, b: [2, { d: 3 }], h: {} }, [4, 5, 6]); return "done"; }`;
       const meter = testMeter();
       const entries = vm.runInNewContext(instrument(source, LIMITS))(...meter.functions)();
       expect(entries.main()).to.equal("done");
-      // pick: params a, c, d, rest, e, f; declarations g, i, j, k.
+      // pick: params a, c, d, h, e, f; declarations g, i, j, k.
       expect(meter.state.frames[1]).to.equal(128 + 16 * 10);
+    });
+
+    it("takes a rest element only where its source can be charged first: a declaration or an assignment of its own", () => {
+      for (const allowed of [`const { a, ...r } = o;`, `let [a, ...r] = o;`, `let a, r; ({ a, ...r } = o);`, `let a, r; [a, ...r] = o;`, `function f(...args) { return args; }`]) {
+        expect(() => instrument(`function main(o) { ${allowed} }`, LIMITS), allowed).to.not.throw();
+      }
+      for (const refused of [`function f({ ...r }) {}`, `function f([a, ...r]) {}`, `const { x: { ...r } } = o;`, `const [[...r]] = o;`, `for (const { ...r } of o) {}`, `for (const [...r] in o) {}`, `try {} catch ({ ...r }) {}`, `let r; ({ x: { ...r } } = o);`, `const f = ({ ...r }) => r;`]) {
+        expect(() => instrument(`function main(o) { ${refused} }`, LIMITS), refused).to.throw(ContractSourceError, /A rest element is allowed in contracts only/);
+      }
     });
 
     it("is deterministic: the same source instruments to the same string", () => {

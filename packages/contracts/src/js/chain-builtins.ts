@@ -6,19 +6,14 @@ export interface ChainBridge {
   charge(): void;
   /** Resolves the host operation; throws a plain string (catchable) when it fails. */
   call(name: string, args: unknown[]): unknown;
+  /** UTF-8 length, as the family's limits count keys and values. */
+  utf8Length(text: string): number;
 }
 
 export function installChain(global: any, bridge: ChainBridge, env: any, readOnly: boolean): void {
   const INT64_MAX = "9223372036854775807";
   const isString = (v: unknown): v is string => typeof v === "string";
-  const bytes = (s: string) => {
-    let n = 0;
-    for (const ch of s) {
-      const c = ch.codePointAt(0)!;
-      n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-    }
-    return n;
-  };
+  const bytes = bridge.utf8Length;
   /** Amounts are never negative: `min` is 0 or 1. Compared as digits (contracts have no BigInt, docs/contracts.md §13). */
   const canonicalAmount = (v: unknown, min: 0 | 1): boolean => {
     if (!isString(v) || !/^(0|[1-9][0-9]*)$/.test(v)) return false;

@@ -389,6 +389,9 @@ function collect(source: string, program: AnyNode): Insertion[] {
     add(node.start, open, false, key);
     add(node.end, close, true, key);
   };
+  /** Where wrapRestSource can charge a pattern's source: the whole target of a declarator with a value, or of `=`. */
+  const restSourceSeen = (pattern: AnyNode, parent: AnyNode | null | undefined, key: string | undefined) =>
+    (parent?.type === "VariableDeclarator" && key === "id" && parent.init != null) || (parent?.type === "AssignmentExpression" && key === "left" && parent.operator === "=" && pattern === parent.left);
   /** A pattern with a rest element at its top level copies what is left of its source natively: charged first. */
   const wrapRestSource = (pattern: AnyNode, source: AnyNode, key: number) => {
     if (pattern.type === "ObjectPattern" && (pattern.properties as AnyNode[]).some((p) => p.type === "RestElement")) wrap(source, key, "__chainsim_sized(");
@@ -495,6 +498,12 @@ function collect(source: string, program: AnyNode): Insertion[] {
       case "ObjectExpression":
         for (const property of node.properties as AnyNode[]) {
           if (property.type === "SpreadElement") wrap(property.argument, 2 * (depth + 1) + 1, "__chainsim_sized(");
+        }
+        break;
+      case "ObjectPattern":
+      case "ArrayPattern":
+        if ((node.type === "ObjectPattern" ? node.properties : node.elements).some((e: AnyNode | null) => e?.type === "RestElement") && !restSourceSeen(node, parent, key)) {
+          refuse(source, node.start, "A rest element is allowed in contracts only in a declaration or an assignment of its own (const { a, ...rest } = value): here (a parameter, a nested pattern, a loop or catch binding) the copy it makes could not be metered");
         }
         break;
       case "ForInStatement":

@@ -65,9 +65,9 @@ const STEP_LIMIT = "Step exceeding limit";
  * and answers the functions the host drives the run with. Everything inside is strict. The parentheses
  * make V8 compile the functions eagerly, so that the code cache holds them.
  */
-const BOOTSTRAP_SOURCE = `(function (call, crypto, log, exhausted, configJson) {
+const BOOTSTRAP_SOURCE = `(function (call, crypto, log, exhausted, utf8Length, configJson) {
   "use strict";
-  const api = (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted }, JSON.parse(configJson), [${[makeGuardKit, installTextGuards, installCollectionGuards, installCallGuards].map((f) => `(${f.toString()})`).join(", ")}], (${installUtils.toString()}), (${installChain.toString()}));
+  const api = (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted, utf8Length }, JSON.parse(configJson), [${[makeGuardKit, installTextGuards, installCollectionGuards, installCallGuards].map((f) => `(${f.toString()})`).join(", ")}], (${installUtils.toString()}), (${installChain.toString()}));
   return api;
 })`;
 
@@ -203,6 +203,7 @@ export class JsRuntime implements ContractRuntime {
         if (reason === STEP_LIMIT) meter.exhausted = true;
         else meter.fatal ??= String(reason).endsWith(ENGINE_SUFFIX) ? new GuardTripped(String(reason)) : new ContractFailure(CONTRACT_LIMIT_EXCEEDED, String(reason));
       }),
+      new ivm.Reference((text: string) => Buffer.byteLength(text, "utf8")),
     ];
     try {
       const context = await isolate.createContext();

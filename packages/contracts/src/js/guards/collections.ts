@@ -242,6 +242,21 @@ export function installCollectionGuards(kit: GuardKit): void {
     }).method);
   }
 
+  // Every value a built-in iterator yields costs: a native consumer handed a contract "iterator" whose
+  // `next` is a built-in one (bound, or called through `call`) walks it without any contract step.
+  const PER_STEP = 64;
+  let yielded = 0;
+  kit.runStarts[kit.runStarts.length] = () => (yielded = 0);
+  const iterators: object[] = [([] as any)[iteratorSymbol](), new Set().values(), new Map().values(), ("" as any)[iteratorSymbol](), /a/g[Symbol.matchAll]("")];
+  for (let i = 0; i < iterators.length; i++) {
+    replace(getPrototypeOf(iterators[i]!), "next", (original) => ({
+      next(this: unknown) {
+        if (++yielded % PER_STEP === 0) meter.charge(1);
+        return apply(original, this, []);
+      },
+    }).next);
+  }
+
   // ---- Set, Map, WeakSet, WeakMap: built from an iterable of known size, charged per entry ------------
   const guardCollection = (name: string, bytesEach: number) => {
     const Native = global[name];

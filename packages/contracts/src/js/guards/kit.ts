@@ -74,6 +74,8 @@ export interface GuardKit {
   chains: WeakMap<object, { depth: number; target?: object }>;
   min(a: number, b: number): number;
   max(a: number, b: number): number;
+  /** Counters the installers keep across calls; bootstrap.ts clears them when the contract's run starts. */
+  runStarts: (() => void)[];
   /** Set by the installers for bootstrap.ts: */
   makeRegExp?: (source: string, flags: string) => RegExp;
   engineLimit?: (error: unknown) => string | undefined;
@@ -271,6 +273,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     iterated,
     typedLength: (value: unknown) => (isTypedArray(value) ? (apply(typedLength, value, []) as number) : 0),
     chains,
+    runStarts: [],
     min,
     max,
   };

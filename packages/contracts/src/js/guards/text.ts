@@ -43,8 +43,12 @@ export function installTextGuards(kit: GuardKit): void {
 
   // ---- strings -------------------------------------------------------------------------------------
   const StringProto = global.String.prototype;
-  /** String methods whose result is at most as long as the receiver: charged by the receiver's length. */
-  for (const name of ["indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "slice", "substring", "substr", "trim", "trimStart", "trimEnd", "toUpperCase", "toLowerCase", "codePointAt", "at", "charAt", "charCodeAt", "isWellFormed", "toWellFormed"]) {
+  /**
+   * String methods whose result is at most as long as the receiver: charged by the receiver's length.
+   * (Reading one code unit, `charAt`/`charCodeAt`/`codePointAt`/`at`, costs the same whatever the length: V8
+   * flattens a string made of pieces once, and making it was charged.)
+   */
+  for (const name of ["indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "slice", "substring", "substr", "trim", "trimStart", "trimEnd", "toUpperCase", "toLowerCase", "isWellFormed", "toWellFormed"]) {
     replace(StringProto, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
         const text = receiverText(this, name);
