@@ -386,8 +386,10 @@ function collect(source: string, program: AnyNode): Insertion[] {
   };
   /** `open + expr + close` around a node. */
   const wrap = (node: AnyNode, key: number, open: string, close = ")") => {
-    add(node.start, open, false, key);
-    add(node.end, close, true, key);
+    // `f((a, b))`: the comma expression's range excludes its parentheses, and would become two arguments.
+    const sequence = node.type === "SequenceExpression";
+    add(node.start, sequence ? open + "(" : open, false, key);
+    add(node.end, sequence ? ")" + close : close, true, key);
   };
   /** Where wrapRestSource can charge a pattern's source: the whole target of a declarator with a value, or of `=`. */
   const restSourceSeen = (pattern: AnyNode, parent: AnyNode | null | undefined, key: string | undefined) =>

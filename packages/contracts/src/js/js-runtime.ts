@@ -126,7 +126,10 @@ export class JsRuntime implements ContractRuntime {
         script = await isolate.compileScript(code, { filename: "contract.js" });
       } catch (error) {
         if (isolate.isDisposed) throw error;
-        throw new ContractFailure(CONTRACT_SYNTAX_ERROR, truncateUtf8(String((error as Error).message)));
+        // isolated-vm appends "[contract.js:line:column]"; the column is one of the instrumented text (a build detail).
+        const message = String((error as Error).message);
+        const where = / \[contract\.js:(\d+):\d+\]$/.exec(message);
+        throw new ContractFailure(CONTRACT_SYNTAX_ERROR, truncateUtf8(where ? message.slice(0, where.index) : message), where ? Number(where[1]) : 0);
       }
       const timeout = () => Math.max(1, Math.floor(request.deadline - performance.now()));
       const wrapper = (await script.run(context, { reference: true, timeout: timeout() })) as ivm.Reference;

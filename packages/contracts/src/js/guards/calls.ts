@@ -59,9 +59,11 @@ export function installCallGuards(kit: GuardKit): void {
     },
   }).apply);
   replace(ReflectObject, "construct", () => ({
-    construct(target: Function, source: unknown, newTarget?: Function) {
+    construct(target: Function, source: unknown, ...rest: Function[]) {
+      // Only an absent newTarget means the target itself; an explicit undefined is refused, as in V8.
+      if (typeof target !== "function") construct(target, []); // throws V8's own TypeError, before the list is read
       const args = argumentList(source);
-      return withArguments(args, () => (newTarget === undefined ? construct(target, args) : construct(target, args, newTarget)));
+      return withArguments(args, () => (rest.length === 0 ? construct(target, args) : construct(target, args, rest[0]!)));
     },
   }).construct);
 
@@ -142,6 +144,9 @@ export function installCallGuards(kit: GuardKit): void {
     return Guarded;
   };
   const GuardedError = wrapError("Error", undefined);
+  // Stack traces keep 10 contract frames whatever this says (bootstrap.ts fixes V8's own); it exists because
+  // code reads and sets it.
+  defineProperty(GuardedError, "stackTraceLimit", { value: 10, writable: true, enumerable: true, configurable: true });
   for (const name of ["RangeError", "TypeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError"]) wrapError(name, GuardedError);
   kit.engineLimit = (error: unknown): string | undefined => {
     if (error === null || typeof error !== "object") return undefined;

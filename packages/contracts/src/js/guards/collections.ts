@@ -119,25 +119,27 @@ export function installCollectionGuards(kit: GuardKit): void {
   replace(global.Array.prototype, "flat", () => ({
     flat(this: unknown, depth?: unknown) {
       if (this === null || this === undefined) throw new TypeError("Array.prototype.flat called on null or undefined");
+      // ECMAScript's order: the length, the depth, then the result (ArraySpeciesCreate), then the walk.
+      const top = arrayLike(toObject(this));
       const levels = depth === undefined ? 1 : integer(depth);
-      const out: unknown[] = [];
+      const out = speciesCreate(top.value);
       let n = 0;
-      const into = (source: unknown, left: number) => {
-        const { value: items, length } = arrayLike(source);
+      const into = (items: unknown, length: number, left: number) => {
         makesElements(length);
         for (let i = 0; i < length; i++) {
           if (!hasProperty(items as object, i)) continue;
           const element = (items as Record<number, unknown>)[i];
           if (left > 0 && isArray(element)) {
             const token = meter.push(LEVEL_FRAME);
-            into(element, left - 1);
+            const inner = arrayLike(element);
+            into(inner.value, inner.length, left - 1);
             meter.pop(token, undefined);
           } else {
             createProperty(out, n++, element);
           }
         }
       };
-      into(toObject(this), levels);
+      into(top.value, top.length, levels);
       return out;
     },
   }).flat);
@@ -151,7 +153,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   const speciesCreate = (original: unknown): unknown[] => {
     if (!isArray(original)) return [];
     let C = (original as { constructor?: unknown }).constructor;
-    if (C !== null && typeof C === "object") {
+    if (C !== null && (typeof C === "object" || typeof C === "function")) {
       C = (C as Record<symbol, unknown>)[species];
       if (C === null) C = undefined;
     }

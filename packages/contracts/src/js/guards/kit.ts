@@ -36,6 +36,7 @@ export interface GuardKit {
   /** `count` property keys (or collection entries of `bytesEach`) are about to be listed or made. */
   makesEntries(count: number, bytesEach: number): void;
   integer(value: unknown): number;
+  /** ECMAScript's ToString (a symbol throws TypeError). */
   toText(value: unknown): string;
   /** An array no prototype setter can observe: our own working lists. */
   list<T>(): T[];
@@ -88,7 +89,12 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const getPrototypeOf = Reflect.getPrototypeOf;
   const ownKeys = Reflect.ownKeys;
   const isArray = Array.isArray;
-  const toText = String;
+  const NativeString = String;
+  /** ECMAScript's ToString: a symbol throws (String(symbol) would describe it instead). */
+  const toText = (value: unknown): string => {
+    if (typeof value === "symbol") throw new TypeError("Cannot convert a Symbol value to a string");
+    return NativeString(value);
+  };
   const toNumber = Number;
   const setPrototypeOf = Object.setPrototypeOf;
   const NativeProxy = Proxy;
@@ -231,13 +237,19 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     return [once, iterationBound(iterator)];
   };
 
+  /** One wrapper per native, so that aliases stay one function (`values === [Symbol.iterator]`, `trimLeft === trimStart`). */
+  const wrappers = new WeakMapCtor<Function, Function>();
   const replace = (owner: any, name: string | symbol, make: (original: Function) => Function) => {
     const descriptor = getOwnPropertyDescriptor(owner, name);
     if (!descriptor || typeof descriptor.value !== "function") return;
     const original = descriptor.value as Function;
-    const wrapper = make(original);
-    defineProperty(wrapper, "name", { value: original.name, configurable: true });
-    defineProperty(wrapper, "length", { value: original.length, configurable: true });
+    let wrapper = apply(weakGet, wrappers, [original]) as Function | undefined;
+    if (wrapper === undefined) {
+      wrapper = make(original);
+      defineProperty(wrapper, "name", { value: original.name, configurable: true });
+      defineProperty(wrapper, "length", { value: original.length, configurable: true });
+      apply(weakSet, wrappers, [original, wrapper]);
+    }
     defineProperty(owner, name, { value: wrapper, writable: descriptor.writable, enumerable: descriptor.enumerable, configurable: descriptor.configurable });
   };
   const charged = (owner: any, name: string | symbol, cost: (receiver: any, args: any[]) => void) =>

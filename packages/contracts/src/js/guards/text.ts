@@ -18,9 +18,21 @@ export function installTextGuards(kit: GuardKit): void {
   const nativeStringify = JSON.stringify;
   const toNumber = Number;
   const NativeRegExp = RegExp;
-  const NumberCtor = global.Number as Function;
-  const StringCtor = global.String as Function;
-  const BooleanCtor = global.Boolean as Function;
+  const sourceGetter = Reflect.getOwnPropertyDescriptor(RegExp.prototype, "source")!.get!;
+  const matchSymbol = Symbol.match;
+  const numberValueOf = Number.prototype.valueOf;
+  const stringValueOf = String.prototype.valueOf;
+  const booleanValueOf = Boolean.prototype.valueOf;
+  /** Whether `value` has the internal slot `thisValue` reads ([[NumberData]], …): a brand, not `instanceof`. */
+  const hasSlot = (thisValue: Function, value: unknown): boolean => {
+    if (value === null || typeof value !== "object") return false;
+    try {
+      apply(thisValue, value, []);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const WeakMapCtor = WeakMap;
   const weakGet = WeakMap.prototype.get;
   const weakSet = WeakMap.prototype.set;
@@ -303,6 +315,13 @@ export function installTextGuards(kit: GuardKit): void {
     const pattern = source === undefined ? "(?:)" : toText(source);
     const wanted = flags === undefined ? "" : toText(flags);
     if (pattern.length > MAX_PATTERN) throw new SyntaxError(`Invalid regular expression: longer than ${MAX_PATTERN} characters`);
+    // Checked here, so that V8's message does not show the engine's `l` added below.
+    for (let i = 0; i < wanted.length; i++) {
+      const flag = wanted[i]!;
+      if (apply(stringIndexOf, "dgimsuvy", [flag]) < 0 || apply(stringIndexOf, wanted, [flag, i + 1]) >= 0) {
+        throw new SyntaxError(`Invalid flags supplied to RegExp constructor '${wanted}'`);
+      }
+    }
     work(pattern.length);
     // V8 rejects what needs backtracking (backreferences, lookarounds) with "Cannot be executed in linear time".
     const regexp = construct(NativeRegExp, [pattern, wanted + "l"], newTarget ?? GuardedRegExp);
@@ -310,10 +329,24 @@ export function installTextGuards(kit: GuardKit): void {
     apply(weakSet, flagsOf, [regexp, wanted]);
     return regexp;
   };
+  /** ECMAScript's IsRegExp: Symbol.match decides when present, else being a regular expression. */
+  const isRegExp = (value: unknown): boolean => {
+    if (value === null || (typeof value !== "object" && typeof value !== "function")) return false;
+    const matcher = (value as Record<symbol, unknown>)[matchSymbol];
+    return matcher !== undefined ? !!matcher : isRecordedRegExp(value);
+  };
+  // ECMAScript's RegExp(pattern, flags), with the pattern's source and flags as first written.
   const GuardedRegExp = function RegExp(this: unknown, pattern: unknown, flags?: unknown) {
+    const regExpLike = isRegExp(pattern);
+    if (new.target === undefined && regExpLike && flags === undefined && (pattern as { constructor?: unknown }).constructor === GuardedRegExp) return pattern;
     if (isRecordedRegExp(pattern)) {
       const from = pattern as RegExp;
-      return makeRegExp(from.source, flags === undefined ? apply(weakGet, flagsOf, [from]) : flags, new.target);
+      return makeRegExp(apply(sourceGetter, from, []), flags === undefined ? apply(weakGet, flagsOf, [from]) : flags, new.target);
+    }
+    if (regExpLike) {
+      const like = pattern as { source: unknown; flags: unknown };
+      const source = like.source;
+      return makeRegExp(source, flags === undefined ? like.flags : flags, new.target);
     }
     return makeRegExp(pattern, flags, new.target);
   } as unknown as RegExpConstructor;
@@ -332,8 +365,11 @@ export function installTextGuards(kit: GuardKit): void {
   defineProperty(RegExpProto, "flags", {
     get: {
       flags(this: unknown) {
-        const own = this !== null && typeof this === "object" ? apply(weakGet, flagsOf, [this]) : undefined;
-        return own !== undefined ? own : apply(flagsGetter, this, []);
+        // V8's getter reads each flag in ECMAScript's order (observable, as in V8), and adds `l`.
+        const all = apply(flagsGetter, this, []) as string;
+        let out = "";
+        for (let i = 0; i < all.length; i++) if (all[i] !== "l") out += all[i];
+        return out;
       },
     }.flags,
     enumerable: false,
@@ -406,7 +442,7 @@ export function installTextGuards(kit: GuardKit): void {
           let item: string | undefined;
           if (typeof v === "string") item = v;
           else if (typeof v === "number") item = toText(v);
-          else if (v !== null && typeof v === "object" && (v instanceof StringCtor || v instanceof NumberCtor)) item = toText(v);
+          else if (hasSlot(stringValueOf, v) || hasSlot(numberValueOf, v)) item = toText(v);
           if (item !== undefined && !apply(setHas, seen, [item])) {
             apply(setAdd, seen, [item]);
             propertyList[propertyList.length] = item;
@@ -416,8 +452,8 @@ export function installTextGuards(kit: GuardKit): void {
       let gap = "";
       let spacing: unknown = space;
       if (spacing !== null && typeof spacing === "object") {
-        if (spacing instanceof NumberCtor) spacing = toNumber(spacing);
-        else if (spacing instanceof StringCtor) spacing = toText(spacing);
+        if (hasSlot(numberValueOf, spacing)) spacing = toNumber(spacing);
+        else if (hasSlot(stringValueOf, spacing)) spacing = toText(spacing);
       }
       if (typeof spacing === "number") {
         const n = min(10, integer(spacing));
@@ -438,15 +474,15 @@ export function installTextGuards(kit: GuardKit): void {
       const serialize = (holder: any, key: string, indent: string): string | undefined => {
         if (++values % 4 === 0) meter.charge(1);
         let v = holder[key];
-        if (v !== null && typeof v === "object") {
+        if (v !== null && (typeof v === "object" || typeof v === "function")) {
           const toJSON = (v as { toJSON?: unknown }).toJSON;
           if (typeof toJSON === "function") v = apply(toJSON, v, [key]);
         }
         if (replacerFunction) v = apply(replacerFunction, holder, [key, v]);
         if (v !== null && typeof v === "object") {
-          if (v instanceof NumberCtor) v = toNumber(v);
-          else if (v instanceof StringCtor) v = toText(v);
-          else if (v instanceof BooleanCtor) v = (v as Boolean).valueOf();
+          if (hasSlot(numberValueOf, v)) v = toNumber(v);
+          else if (hasSlot(stringValueOf, v)) v = toText(v);
+          else if (hasSlot(booleanValueOf, v)) v = apply(booleanValueOf, v, []);
         }
         if (v === null) return emit("null");
         if (v === true) return emit("true");
