@@ -44,6 +44,16 @@ export class CheckpointStore {
     return found.sort((a, b) => b.seq - a.seq);
   }
 
+  /** Every checkpoint held, for the snapshot. */
+  all(): Signed<Checkpoint>[] {
+    return [...this.byReplica.values()].flat();
+  }
+
+  /** The latest checkpoint `replica` made that is held here (above the stable seq). */
+  latestOf(replica: number): Signed<Checkpoint> | undefined {
+    return this.byReplica.get(replica)?.[0];
+  }
+
   /** This replica's own checkpoints are kept here too; their digest tells whether our state matches. */
   digestOf(replica: number, seq: number): string | undefined {
     return this.byReplica.get(replica)?.find((c) => c.body.seq === seq)?.body.stateDigest;

@@ -42,6 +42,13 @@ export class Instance {
     return true;
   }
 
+  /** How many replicas sent a PREPARE or COMMIT of `view` here. */
+  votersIn(view: number): number {
+    const voters = new Set<number>();
+    for (const votes of [this.prepares, this.commits]) for (const [replica, vote] of votes) if (vote.body.view === view) voters.add(replica);
+    return voters.size;
+  }
+
   /** PREPAREs matching the accepted pre-prepare (never the primary's: its pre-prepare stands for its prepare). */
   matchingPrepares(): Signed<Vote>[] {
     const pp = this.prePrepare?.body;

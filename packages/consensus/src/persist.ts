@@ -1,7 +1,7 @@
 import { codecs, fromHex, toHex } from "@chainsim/protocol";
 import type { Verifier } from "./config.js";
 import { Instance } from "./instance.js";
-import { openAs, type Body, type Signed } from "./messages.js";
+import { openAs, type Body, type Checkpoint, type Signed } from "./messages.js";
 import type { ReplicaState } from "./state.js";
 
 /**
@@ -20,6 +20,8 @@ export interface PersistedState {
   stable: { seq: number; digest: string; proof: string[] };
   viewChanges: string[];
   instances: PersistedInstance[];
+  /** CHECKPOINTs above the stable one, ours and peers' (absent in snapshots of older versions). */
+  checkpoints?: string[];
 }
 
 export interface PersistedInstance {
@@ -31,7 +33,7 @@ export interface PersistedInstance {
   votes: string[];
 }
 
-export function snapshotState(state: ReplicaState): PersistedState {
+export function snapshotState(state: ReplicaState, checkpoints: Signed<Checkpoint>[]): PersistedState {
   return {
     version: 1,
     view: state.view,
@@ -49,7 +51,13 @@ export function snapshotState(state: ReplicaState): PersistedState {
       prepared: instance.prepared && { prePrepare: hex(instance.prepared.prePrepare), prepares: instance.prepared.prepares.map(hex) },
       votes: [...instance.prepares.values(), ...instance.commits.values()].map(hex),
     })),
+    checkpoints: checkpoints.map(hex),
   };
+}
+
+/** The CHECKPOINTs a snapshot held. */
+export function restoreCheckpoints(verifier: Verifier, saved: PersistedState): Signed<Checkpoint>[] {
+  return (saved.checkpoints ?? []).map((c) => read(verifier, c, "checkpoint"));
 }
 
 export function restoreState(verifier: Verifier, saved: PersistedState): ReplicaState {

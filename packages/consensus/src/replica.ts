@@ -4,7 +4,7 @@ import { checkConfig, faultTolerance, primaryOf, verifierOf, type ReplicaConfig,
 import { Instance } from "./instance.js";
 import { describe, open, sign, type Body, type Checkpoint, type NewView, type PrePrepare, type Signed, type SignedMessage, type ViewChange, type Vote } from "./messages.js";
 import { emptyOutput, type Output, type SyncRequest } from "./output.js";
-import { restoreState, snapshotState, type PersistedState } from "./persist.js";
+import { restoreCheckpoints, restoreState, snapshotState, type PersistedState } from "./persist.js";
 import type { ReplicaState } from "./state.js";
 import { statusOf, type ConsensusStatus } from "./status.js";
 import { checkNewView, isValidViewChange, planNewView, type NewViewPlan, type ViewChangeRules } from "./view-change.js";
@@ -37,6 +37,10 @@ export class Replica {
   private deadline = Infinity;
   /** While changing view: when to send our VIEW-CHANGE again (messages get lost). */
   private resendAt = Infinity;
+  /** When to send our latest CHECKPOINT again while it is not stable (a lost one would stall the window). */
+  private checkpointResendAt = Infinity;
+  /** When we last sent our stable checkpoint's proof to each replica. */
+  private readonly proofSentAt = new Map<number, number>();
   /** Since when we know others are ahead (undefined: we are not behind). */
   private behindSince?: number;
   /** Work produced outside a call (validate requests after a restart), returned by the next call. */
@@ -71,6 +75,10 @@ export class Replica {
           log: new Map(),
           viewChanges: new Map(),
         };
+    if (restored) {
+      for (const checkpoint of restoreCheckpoints(this.verifier, restored)) this.checkpoints.add(checkpoint);
+      if (this.checkpoints.latestOf(this.self)) this.checkpointResendAt = nowMs + config.viewTimeoutMs;
+    }
     for (const instance of this.state.log.values()) {
       const pp = instance.prePrepare?.body;
       if (pp?.value && !instance.validated && instance.view === this.state.view) {
@@ -202,12 +210,17 @@ export class Replica {
         if (own) this.out.send.push({ to: "all", message: own.wire });
         this.resendAt = this.now + this.config.viewTimeoutMs;
       }
+      if (this.now >= this.checkpointResendAt) {
+        const own = this.checkpoints.latestOf(this.self);
+        if (own) this.out.send.push({ to: "all", message: own.wire });
+        this.checkpointResendAt = own ? this.now + this.config.viewTimeoutMs : Infinity;
+      }
     });
   }
 
   /** Everything needed to never cast a conflicting vote after a crash; JSON-safe (messages as hex). */
   snapshot(): PersistedState {
-    return snapshotState(this.state);
+    return snapshotState(this.state, this.checkpoints.all());
   }
 
   status(): ConsensusStatus {
@@ -303,7 +316,10 @@ export class Replica {
     if (kind === "prepare" && (view < this.state.view || replica === this.primary(view))) return;
     const instance = this.instance(seq);
     if (!instance || !instance.addVote(vote)) return;
-    if (view === this.state.view && seq > this.state.lastDelivered) this.expectWork();
+    // f+1 replicas voting in this view above what we delivered include an honest one that saw a pre-prepare:
+    // the primary owes us that work. One replica's votes alone prove nothing (a Byzantine one could force
+    // view changes on an idle network).
+    if (view === this.state.view && seq > this.state.lastDelivered && instance.votersIn(view) > this.f) this.expectWork();
     if (kind === "prepare") this.tryPrepared(instance);
     else this.tryCommitted(instance);
   }
@@ -355,13 +371,24 @@ export class Replica {
     if (seq % this.config.ckpInterval === 0) {
       const checkpoint = this.broadcast<Checkpoint>({ kind: "checkpoint", seq, stateDigest, replica: this.self });
       this.checkpoints.add(checkpoint);
+      this.checkpointResendAt = this.now + this.config.viewTimeoutMs;
     }
     this.considerCheckpoints();
   }
 
   private onCheckpoint(checkpoint: Signed<Checkpoint>): void {
-    const { seq } = checkpoint.body;
-    if (seq <= this.state.stable.seq || seq % this.config.ckpInterval !== 0) return;
+    const { seq, replica } = checkpoint.body;
+    if (seq % this.config.ckpInterval !== 0) return;
+    if (seq <= this.state.stable.seq) {
+      // The sender re-sends a checkpoint we already hold stable: it missed the others'. Send it the proof.
+      // At most once per replica and view timeout: a relayed checkpoint must not start a ping-pong.
+      const last = this.proofSentAt.get(replica);
+      if (seq === this.state.stable.seq && (last === undefined || this.now - last >= this.config.viewTimeoutMs)) {
+        this.proofSentAt.set(replica, this.now);
+        for (const c of this.state.stable.proof) if (c.body.replica !== replica) this.out.send.push({ to: replica, message: c.wire });
+      }
+      return;
+    }
     this.checkpoints.add(checkpoint);
     this.considerCheckpoints();
   }

@@ -27,15 +27,17 @@ export class Cluster {
   /** Replicas whose value checks fail. */
   rejectValues = new Set<number>();
 
-  constructor(n: number, options: Partial<Pick<ReplicaConfig, "ckpInterval" | "viewTimeoutMs">> = {}) {
+  /** `idle`: no requests wait, so no view timer runs until a replica sees work owed. */
+  constructor(n: number, options: Partial<Pick<ReplicaConfig, "ckpInterval" | "viewTimeoutMs">> & { idle?: boolean } = {}) {
     this.keys = ed25519Keys(n);
     const validators = Array.from({ length: n }, (_, i) => `validator-${i}`);
-    this.configs = validators.map((_, i) => ({ validators, self: i, ckpInterval: 10, viewTimeoutMs: 1000, crypto: this.keys.crypto(i), ...options }));
+    const { idle, ...settings } = options;
+    this.configs = validators.map((_, i) => ({ validators, self: i, ckpInterval: 10, viewTimeoutMs: 1000, crypto: this.keys.crypto(i), ...settings }));
     this.replicas = this.configs.map((config) => new Replica(config));
     this.commits = validators.map(() => []);
     this.outputs = validators.map(() => []);
     // Requests wait from the start: every replica expects the primary to make progress (view timers run).
-    this.replicas.forEach((replica, i) => this.take(i, replica.expectProgress(0)));
+    if (!idle) this.replicas.forEach((replica, i) => this.take(i, replica.expectProgress(0)));
   }
 
   /** Carries out an Output of replica i: queue its messages, answer value checks, execute its commits. */

@@ -1,0 +1,72 @@
+// Regression tests for what one Byzantine validator could do to the honest ones (docs/consensus.md,
+// "What a Byzantine validator cannot do"). Each fails on the code before its fix.
+import { expect } from "chai";
+import { Replica, sign, type PersistedState, type SignedMessage, type Vote } from "../src/index.js";
+import { Cluster } from "./cluster.js";
+
+describe("Byzantine validators: stalls and forced view changes", () => {
+  it("an idle network keeps its view when one replica sends votes for a seq nobody proposed", () => {
+    const c = new Cluster(4, { idle: true, viewTimeoutMs: 1000 });
+    const forged = (kind: Vote["kind"]) => sign<Vote>(c.configs[3].crypto, { kind, view: 0, seq: 2, replica: 3, digest: "ab".repeat(32) }).wire;
+    for (const i of [0, 1, 2]) {
+      c.take(i, c.replicas[i].receive(forged("prepare"), 0));
+      c.take(i, c.replicas[i].receive(forged("commit"), 0));
+    }
+    for (const i of [0, 1, 2]) expect(c.tick(i, 60_000).events).to.deep.equal([]);
+    for (const i of [0, 1, 2]) expect(c.replicas[i].status()).to.include({ view: 0, viewActive: true });
+    // f+1 replicas voting show an honest one saw a pre-prepare this replica missed: the work is owed.
+    const second = sign<Vote>(c.configs[2].crypto, { kind: "prepare", view: 0, seq: 2, replica: 2, digest: "ab".repeat(32) }).wire;
+    c.take(1, c.replicas[1].receive(second, 60_000));
+    expect(c.tick(1, 60_999).events).to.deep.equal([]);
+    expect(c.tick(1, 61_000).events[0]).to.match(/view change to 1: no progress in view 0/);
+  });
+});
+
+describe("Lost messages: checkpoints", () => {
+  it("re-sends a checkpoint until it is stable, so that lost CHECKPOINTs do not close the window for good", () => {
+    const c = new Cluster(4, { idle: true, ckpInterval: 2, viewTimeoutMs: 1000 });
+    for (let k = 1; k <= 4; k++) {
+      c.propose(0, `ledger ${k}`);
+      c.deliver((e) => e.kind !== "checkpoint");
+    }
+    // Executed 4, stable 0: the window (2 × 2 seqs) is full and the primary may not propose.
+    expect(c.replicas[0].status()).to.include({ lastExecutedSeq: 4 });
+    expect(c.replicas[0].nextProposalSeq()).to.equal(undefined);
+    for (const i of [0, 1, 2, 3]) c.tick(i, 1000);
+    c.deliver();
+    for (const replica of c.replicas) expect(replica.status().stableCheckpoint.seq).to.equal(4);
+    expect(c.replicas[0].nextProposalSeq()).to.equal(5);
+  });
+
+  it("keeps the checkpoints it collected across a restart", () => {
+    const c = new Cluster(4, { idle: true, ckpInterval: 2, viewTimeoutMs: 1000 });
+    c.propose(0, "ledger 1");
+    c.deliver();
+    c.propose(0, "ledger 2");
+    const fromThree: SignedMessage[] = [];
+    let fromZero = 0;
+    // Replica 1 holds its own CHECKPOINT of seq 2 and replica 0's (two of the three needed), then restarts.
+    c.deliver((e) => {
+      if (e.kind !== "checkpoint" || e.to !== 1) return true;
+      if (e.from === 3 && fromThree.length === 0) fromThree.push(e.message);
+      return e.from === 0 && fromZero++ === 0;
+    });
+    expect(c.replicas[1].status().stableCheckpoint.seq).to.equal(0);
+    const restarted = new Replica(c.configs[1], JSON.parse(JSON.stringify(c.replicas[1].snapshot())) as PersistedState, 0);
+    restarted.receive(fromThree[0]!, 0);
+    expect(restarted.status().stableCheckpoint.seq).to.equal(2);
+  });
+
+  it("answers a replica that re-sends a checkpoint already stable with the proof it missed", () => {
+    const c = new Cluster(4, { idle: true, ckpInterval: 2, viewTimeoutMs: 1000 });
+    c.propose(0, "ledger 1");
+    c.deliver();
+    c.propose(0, "ledger 2");
+    c.deliver((e) => !(e.kind === "checkpoint" && e.to === 3));
+    expect(c.replicas[0].status().stableCheckpoint.seq).to.equal(2);
+    expect(c.replicas[3].status().stableCheckpoint.seq).to.equal(0);
+    c.tick(3, 1000);
+    c.deliver();
+    expect(c.replicas[3].status().stableCheckpoint.seq).to.equal(2);
+  });
+});
