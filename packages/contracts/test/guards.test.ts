@@ -72,6 +72,15 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["a resizable buffer grown", `const b = new ArrayBuffer(16, { maxByteLength: 1e9 }); b.resize(5e8); return String(b.byteLength)`, "Memory exceeding limit"],
       ["ArrayBuffer slices", `const b = new ArrayBuffer(20e6); const kept = []; for (let i = 0; i < 10; i++) kept.push(b.slice(0)); return "sliced"`, "Memory exceeding limit"],
       ["freezing a big array", `return String(Object.isFrozen(Object.freeze(new Array(3e6).fill(0))))`, "Memory exceeding limit"],
+      // Found by the adversarial review of 2026-11-25: natives calling natives, charged by what they add up to.
+      ["join recursing through bound joins (exponential)", `let a = []; for (let k = 0; k < 30; k++) { const b = [a, a]; b.join = [].join.bind(b, ""); a = b; } return String(a.join("").length)`, "Step exceeding limit"],
+      ["a native callback per element (forEach(call, toUpperCase))", `const call = (() => 0).call; const a = Array(4096).fill("\u0100".repeat(4095)); for (;;) a.forEach(call, String.prototype.toUpperCase);`, "Step exceeding limit"],
+      ["copies made by a native callback are memory", `const call = (() => 0).call; const a = Array(4096).fill("\u0100".repeat(1023)); const keep = []; for (let i = 0; i < 40; i++) keep.push(a.map(call, String.prototype.toUpperCase)); return String(keep.length)`, "Step exceeding limit"],
+      ["JSON.stringify's indentation", `let a = Array(8000).fill(0); for (let i = 0; i < 1900; i++) a = [a]; return String(JSON.stringify(a, null, "\u0100".repeat(10)).length)`, "Memory exceeding limit"],
+      ["bound maps nested through reduce", `const bind = (() => 0).bind; const top = Array(60000).fill(0).reduce(bind.bind([].map, [0]), function base() { return 7; }); return String(top().length)`, "Stack exceeding limit"],
+      ["an ownKeys trap returning a million keys", `const keys = Object.keys(new Uint8Array(1000000)); const p = new Proxy({}, { ownKeys: () => keys }); let n = 0; for (let i = 0; i < 10; i++) n += Object.keys(p).length; return String(n)`, "Memory exceeding limit"],
+      ["prototype chains built by a native callback", `const o = Array(400000).fill(undefined).reduce(Object.create, {}); return "built"`, "Step exceeding limit"],
+      ["straight-line code", `const f = function (x) { ${"x = (x * 3) ^ 5;".repeat(2000)} return x; }; let x = 1; for (;;) x = f(x);`, "Step exceeding limit"],
     ];
     for (const [name, body, exception] of heavy) {
       it(`${name}: 155 ${exception}`, async () => {
@@ -81,6 +90,11 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
         expect([failure!.code, failure!.exception]).to.deep.equal([155, exception]);
       });
     }
+  });
+
+  it("counts a proxy's handler in its chain: a handler that is a proxy of a proxy… is refused past 64", async () => {
+    const { failure } = await query(`let h = {}; for (let i = 0; i < 5000; i++) h = new Proxy({}, h); return String(new Proxy({}, h).foo)`);
+    expect(failure?.exception).to.match(/^TypeError: Chains of more than 64 proxies or bound functions are not allowed in contracts/);
   });
 
   it("reads a length that answers differently on a second read once, for the charge and for V8 alike", async () => {
@@ -126,6 +140,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       `function g() {} g.toJSON = () => "fn"; const bool = new Boolean(false); bool.valueOf = () => true; const fake = Object.create(Number.prototype); return JSON.stringify({ g, bool, fake, n: Object.assign(new Number(3), { valueOf: () => 4 }), s: new String("t") }) + JSON.stringify([1], null, new Number(2)) + JSON.stringify({ a: 1, 2: 3 }, [new String("a"), new Number(2)]);`,
       `const out = []; try { Reflect.construct(function () {}, [], undefined); } catch (e) { out.push(e.name + ":" + e.message); } try { Reflect.construct(1, []); } catch (e) { out.push(e.name + ":" + e.message); } return out.join("|") + (Reflect.construct(Array, [3]).length) + Reflect.construct.length;`,
       `return [Array.prototype.values === Array.prototype[Symbol.iterator], Set.prototype.values === Set.prototype[Symbol.iterator], Map.prototype.entries === Map.prototype[Symbol.iterator], Set.prototype.keys === Set.prototype.values, typeof Error.stackTraceLimit, Object.getOwnPropertyNames(Error).includes("captureStackTrace")].join();`,
+      `const log = []; const h = { get(t, k, r) { log.push(String(k)); return Reflect.get(t, k, r); }, ownKeys(t) { log.push("keys"); return ["b", "a"]; }, getOwnPropertyDescriptor(t, k) { return { value: k, enumerable: true, configurable: true }; } }; const p = new Proxy({ a: 1, b: 2 }, h); h.has = () => false; const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); let revoked; try { proxy.x; } catch (e) { revoked = e.name; } return [p.a, Object.keys(p).join(), JSON.stringify(p), "z" in p, log.join(), revoked, typeof new Proxy(function () { return 1; }, {})].join("|");`,
       `const a = [3, 1, 2]; return a.sort().join() + a.reverse().join() + a.indexOf(2) + a.includes(3) + a.slice(1).join() + [1, 2, 3].fill(0, 1).join() + [1, 2].toReversed().join() + [0].concat().length;`,
     ];
     ordinary.forEach((body, index) => {

@@ -26,8 +26,9 @@ interface Run {
 /** A meter as the runtime's bootstrap provides it, without the memory model: steps and the stack model. */
 export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
   const state = { steps: 0, stack: 0, peak: 0, marks: [] as number[], frames: [] as number[] };
-  const step = () => {
-    if (++state.steps > maxSteps) throw new Error("Step exceeding limit");
+  const step = (count = 1) => {
+    state.steps += count;
+    if (state.steps > maxSteps) throw new Error("Step exceeding limit");
   };
   const push = (bytes: number) => {
     const token = state.marks.length;
@@ -42,9 +43,9 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     state.marks.length = token;
   };
   const functions: Record<(typeof METER_FUNCTIONS)[number], Function> = {
-    __chainsim_enter: (frame: number) => (step(), state.frames.push(frame), push(frame)),
+    __chainsim_enter: (frame: number, _weight: number, count: number) => (step(count), state.frames.push(frame), push(frame)),
     __chainsim_leave: restore,
-    __chainsim_step: step,
+    __chainsim_step: (_weight: number, count: number) => step(count),
     __chainsim_push: push,
     __chainsim_pop: (token: number, value: unknown) => (restore(token), value),
     __chainsim_args: (list: Iterable<unknown>) => {
@@ -327,10 +328,14 @@ function main(input) { return helper(JSON.parse(input)); }
 
       const inFunction = `function main() {\n  'use strict'\n  // a comment\n  leak = 1;\n}`;
       const out = instrument(inFunction, LIMITS);
-      expect(out).to.include(`function main() {\n  'use strict';const __chainsim_t=__chainsim_enter(128,0);try{`);
+      expect(out).to.include(`function main() {\n  'use strict';const __chainsim_t=__chainsim_enter(128,0,1);try{`);
       expect(() => run(inFunction, "main()")).to.throw(/leak is not defined/);
       expect(() => run(`var f = () => { "use strict"; "other"; leak2 = 1; };`, "f()")).to.throw(/leak2 is not defined/);
       expect(steps(`function g() { "use strict"; return 1; }`, "g()")).to.equal(1);
+      // Straight-line code pays by its size: 1 + nodes / 128 per run of the body.
+      const long = `function h() { let x = 1; ${"x = (x * 3) ^ 5;".repeat(300)} return x; }`;
+      expect(steps(long, "h()")).to.be.within(15, 25);
+      expect(steps(`function h() { let x = 0; for (let i = 0; i < 10; i++) { ${"x = (x * 3) ^ 5;".repeat(300)} } return x; }`, "h()")).to.be.above(180);
     });
 
     it("wraps every function body in a frame of the stack model, popped however the body ends", () => {

@@ -194,8 +194,8 @@ export function bootstrap(
   };
 
   // The functions the instrumented contract receives as its wrapper's parameters (instrument.ts METER_FUNCTIONS).
-  const enter = (frameBytes: number, weight: number): number => {
-    charge(1);
+  const enter = (frameBytes: number, weight: number, steps: number): number => {
+    charge(steps);
     if (weight > 0) alloc(weight);
     return push(frameBytes);
   };
@@ -203,8 +203,8 @@ export function bootstrap(
     stack = marks[token]!;
     depth = token;
   };
-  const step = (weight: number): void => {
-    charge(1);
+  const step = (weight: number, steps: number): void => {
+    charge(steps);
     if (weight > 0) alloc(weight);
   };
   /** Copies an iterable into an array the way spread does, charging as it goes. */

@@ -85,8 +85,9 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
         if (a.length !== 2) throw "Parameter number error";
         if (!isString(a[0]) || !isString(a[1])) throw "Storage operation parameter should be string";
         if (a[0].length === 0) throw "Key is empty.";
-        const k = bytes(a[0]);
-        const v = bytes(a[1]);
+        // A string has at least as many UTF-8 bytes as code units: one too long is refused before it is copied.
+        const k = a[0].length > 1024 ? a[0].length : bytes(a[0]);
+        const v = a[1].length > 262144 ? a[1].length : bytes(a[1]);
         if (k < 1 || k > 1024) throw `Length of the key should be between [1, 1024]. key=${a[0].slice(0, 32)}…, length=${k}`;
         if (v > 262144) throw `Length of the value should be between [0, 262144]. key=${a[0].slice(0, 32)}…, length=${v}`;
       }),
@@ -97,13 +98,13 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
       }),
       tlog: write("tlog", (a) => {
         needCount("tlog", a, 2, 6);
-        if (!isString(a[0]) || bytes(a[0]) < 1 || bytes(a[0]) > 128) fail("tlog", "parameter 0 should be a string of length (0, 128]");
+        if (!isString(a[0]) || a[0].length > 128 || bytes(a[0]) < 1 || bytes(a[0]) > 128) fail("tlog", "parameter 0 should be a string of length (0, 128]");
         for (let i = 1; i < a.length; i++) {
           const t = typeof a[i];
           if (t !== "string" && t !== "number" && t !== "boolean") fail("tlog", `parameter ${i} should be a string, number or boolean`);
           // Stringified here, as measured: JSON would carry NaN and ±Infinity to the host as null.
           a[i] = String(a[i]);
-          const n = bytes(a[i] as string);
+          const n = (a[i] as string).length > 1024 ? (a[i] as string).length : bytes(a[i] as string);
           if (n < 1 || n > 1024) fail("tlog", `parameter ${i} should have a length in (0, 1024]`);
         }
       }),

@@ -78,6 +78,13 @@ const CAUGHT = "__chainsim_e";
 /** Stand for a function's frame size and a body's weight in inserted text until the walk has counted them. */
 const FRAME_PLACEHOLDER = "\u0000frame\u0000";
 const WEIGHT_PLACEHOLDER = "\u0000weight\u0000";
+const STEPS_PLACEHOLDER = "\u0000steps\u0000";
+/**
+ * Syntax nodes of straight-line code per step: a body of thousands of statements costs more than one step
+ * each time it runs (a call or an iteration pays 1 + its own nodes / NODES_PER_STEP; nested functions and
+ * loop bodies pay their own).
+ */
+const NODES_PER_STEP = 128;
 /** The frame a class field initialiser holds while it runs (the initialiser and the constructor around it). */
 const FIELD_FRAME_BYTES = 256;
 
@@ -136,6 +143,8 @@ interface FunctionFrame {
 /** Code that pays on entry (a function body, a loop body, a static block): its static memory weight. */
 interface Weighted {
   weight: number;
+  /** Syntax nodes in its own straight-line code. */
+  nodes: number;
   texts: Insertion[];
 }
 
@@ -348,16 +357,16 @@ function collect(source: string, program: AnyNode): Insertion[] {
   };
   /** `{ step(W); …` at a block's entry (loop bodies, static blocks); the block is weighted from here. */
   const enterBlock = (block: AnyNode, key: number, prefixText = ""): Weighted => {
-    const weighted: Weighted = { weight: 0, texts: [] };
-    add(block.start + 1, `${prefixText}__chainsim_step(${WEIGHT_PLACEHOLDER});`, false, key);
+    const weighted: Weighted = { weight: 0, nodes: 0, texts: [] };
+    add(block.start + 1, `${prefixText}__chainsim_step(${WEIGHT_PLACEHOLDER},${STEPS_PLACEHOLDER});`, false, key);
     weighted.texts.push(insertions[insertions.length - 1]!);
     return weighted;
   };
   /** A function body inside `const t = enter(F, W); try { … } finally { leave(t) }`: the frame is popped however the body ends. */
   const enterFunction = (fn: AnyNode, key: number): [FunctionFrame, Weighted] => {
     const frame: FunctionFrame = { slots: (fn.params as AnyNode[]).reduce((sum, param) => sum + bindingCount(param), 0), widestCall: 0, texts: [] };
-    const weighted: Weighted = { weight: 0, texts: [] };
-    const enter = `const ${TOKEN}=__chainsim_enter(${FRAME_PLACEHOLDER},${WEIGHT_PLACEHOLDER});try{`;
+    const weighted: Weighted = { weight: 0, nodes: 0, texts: [] };
+    const enter = `const ${TOKEN}=__chainsim_enter(${FRAME_PLACEHOLDER},${WEIGHT_PLACEHOLDER},${STEPS_PLACEHOLDER});try{`;
     const leave = `}finally{__chainsim_leave(${TOKEN})}`;
     const body = fn.body as AnyNode;
     if (body.type === "BlockStatement") {
@@ -422,7 +431,10 @@ function collect(source: string, program: AnyNode): Insertion[] {
     if (parent) parents.set(node, parent);
     let childOwner = owner;
     let childBody = body;
-    if (body) body.weight += allocationWeight(node);
+    if (body) {
+      body.weight += allocationWeight(node);
+      body.nodes++;
+    }
     switch (node.type) {
       case "VariableDeclarator":
         // V8 gives every name a destructuring pattern binds a register of its own.
@@ -584,8 +596,9 @@ function collect(source: string, program: AnyNode): Insertion[] {
   for (const { slots, widestCall, texts } of functions) {
     for (const insertion of texts) insertion.text = insertion.text.replaceAll(FRAME_PLACEHOLDER, String(frameBytes(slots + widestCall)));
   }
-  for (const { weight, texts } of bodies) {
-    for (const insertion of texts) insertion.text = insertion.text.replaceAll(WEIGHT_PLACEHOLDER, String(weight));
+  for (const { weight, nodes, texts } of bodies) {
+    const steps = 1 + Math.floor(nodes / NODES_PER_STEP);
+    for (const insertion of texts) insertion.text = insertion.text.replaceAll(WEIGHT_PLACEHOLDER, String(weight)).replaceAll(STEPS_PLACEHOLDER, String(steps));
   }
   return insertions;
 

@@ -74,10 +74,45 @@ export function installCallGuards(kit: GuardKit): void {
     return below + 1;
   };
   const NativeProxy = global.Proxy;
+  const nativeReflect: Record<string, Function> = {};
+  const TRAPS = ["getPrototypeOf", "setPrototypeOf", "isExtensible", "preventExtensions", "getOwnPropertyDescriptor", "defineProperty", "has", "get", "set", "deleteProperty", "ownKeys", "apply", "construct"];
+  for (let i = 0; i < TRAPS.length; i++) nativeReflect[TRAPS[i]!] = (Reflect as unknown as Record<string, Function>)[TRAPS[i]!]!;
+  /**
+   * V8 gets the contract's handler wrapped in one of ours, which looks each trap up at each operation as
+   * ECMAScript does: every trap call costs a little work, and the keys an `ownKeys` trap returns (which V8
+   * then walks natively, once per listing) are charged by their count, not by the target's.
+   */
+  const forwarding = (handler: object): ProxyHandler<object> => {
+    const forwarder: Record<string, Function> = setPrototypeOf({}, null);
+    for (let i = 0; i < TRAPS.length; i++) {
+      const name = TRAPS[i]!;
+      const fallback = nativeReflect[name]!;
+      forwarder[name] = (...args: unknown[]) => {
+        work(0);
+        const trap = (handler as Record<string, unknown>)[name];
+        if (trap === undefined || trap === null) return apply(fallback, undefined, args);
+        if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '#<Object>' is not a function`);
+        if (name !== "ownKeys") return apply(trap, handler, args);
+        const { value: keys, length } = arrayLike(apply(trap, handler, args));
+        kit.makesEntries(length, KEY_BYTES);
+        return keys;
+      };
+    }
+    return forwarder;
+  };
+  const toString = (value: unknown) => (typeof value === "symbol" ? "Symbol()" : "" + (value as string));
+  const KEY_BYTES = 16;
+  const proxyParts = (target: object, handler: object) => {
+    const depth = deeper(target);
+    // A handler that is itself a proxy is walked by V8 for each trap lookup: it counts in the chain too.
+    const handlerDepth = deeper(handler);
+    const isObject = (v: unknown) => v !== null && (typeof v === "object" || typeof v === "function");
+    return { depth: depth > handlerDepth ? depth : handlerDepth, forwarder: isObject(handler) ? forwarding(handler) : handler };
+  };
   const GuardedProxy = function Proxy(this: unknown, target: object, handler: ProxyHandler<object>) {
     if (new.target === undefined) throw new TypeError("Constructor Proxy requires 'new'");
-    const depth = deeper(target);
-    const proxy = construct(NativeProxy, [target, handler]);
+    const { depth, forwarder } = proxyParts(target, handler);
+    const proxy = construct(NativeProxy, [target, forwarder]);
     apply(weakSet, chains, [proxy, { depth, target }]);
     return proxy;
   };
@@ -86,8 +121,8 @@ export function installCallGuards(kit: GuardKit): void {
   defineProperty(GuardedProxy, "revocable", {
     value: {
       revocable(target: object, handler: ProxyHandler<object>) {
-        const depth = deeper(target);
-        const result = nativeRevocable(target, handler);
+        const { depth, forwarder } = proxyParts(target, handler);
+        const result = nativeRevocable(target, forwarder);
         apply(weakSet, chains, [result.proxy, { depth, target }]);
         return result;
       },

@@ -4,7 +4,7 @@
 import type { GuardKit } from "./kit.js";
 
 export function installCollectionGuards(kit: GuardKit): void {
-  const { global, meter, work, makesString, makesElements, makesEntries, integer, toText, replace, charged, arrayLike, isTypedArray, keyCount, iterates, iterated, typedLength, min, max } = kit;
+  const { global, meter, held, work, makesString, makesElements, makesEntries, integer, toText, replace, charged, arrayLike, isTypedArray, keyCount, iterates, iterated, typedLength, min, max } = kit;
   const { MEMORY_LIMIT, LEVEL_FRAME } = kit;
   const apply = Reflect.apply;
   const construct = Reflect.construct;
@@ -43,21 +43,40 @@ export function installCollectionGuards(kit: GuardKit): void {
 
   // ---- Array.prototype: the length read once, charged, and the same length seen by V8 ----------------
   /** `cost(length, args)` runs before the original, on the receiver as `arrayLike` gives it. */
-  const arrayMethod = (name: string | symbol, cost: (length: number, args: unknown[]) => void) =>
+  const arrayMethod = (name: string | symbol, cost: (length: number, args: unknown[], target: unknown) => void) =>
     replace(global.Array.prototype, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
         if (this === null || this === undefined) return apply(original, this, args);
         const { value: target, length } = arrayLike(this);
-        cost(length, args);
-        const result = apply(original, target, args);
+        cost(length, args, target);
+        const result = held(() => apply(original, target, args));
         return result === target && target !== this ? this : result;
       },
     }).method);
+  /**
+   * A callback a native calls once per element may itself be a native (`a.forEach(f.call, g)`), which no
+   * contract step counts: each call costs CALLBACK_UNITS (1/32 of a step).
+   */
+  const CALLBACK_UNITS = 128;
+  const callbacks = (count: number, args: unknown[]) => {
+    if (typeof args[0] === "function") work(count * CALLBACK_UNITS);
+  };
   // Methods that make an array as long as the receiver.
-  for (const name of ["slice", "splice", "map", "filter", "toReversed", "toSpliced", "with", "flatMap"]) arrayMethod(name, (length) => makesElements(length));
+  for (const name of ["slice", "splice", "map", "filter", "toReversed", "toSpliced", "with", "flatMap"]) {
+    arrayMethod(name, (length, args) => {
+      makesElements(length);
+      if (name === "map" || name === "filter" || name === "flatMap") callbacks(length, args);
+    });
+  }
   // Methods that walk the receiver in place.
   for (const name of ["reverse", "copyWithin", "indexOf", "lastIndexOf", "includes", "find", "findIndex", "findLast", "findLastIndex", "every", "some", "forEach", "reduce", "reduceRight", "shift", "unshift"]) {
-    arrayMethod(name, (length, args) => work(length + args.length));
+    const searches = name === "indexOf" || name === "lastIndexOf" || name === "includes";
+    arrayMethod(name, (length, args) => {
+      work(length + args.length);
+      // Each element may be a string as long as the one searched for, compared code unit by code unit.
+      if (searches) work(length * longText(args[0]));
+      else callbacks(length, args);
+    });
   }
   arrayMethod("fill", (length, args) => {
     const start = args[1] === undefined ? 0 : integer(args[1]);
@@ -66,7 +85,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     const to = end < 0 ? max(length + end, 0) : min(end, length);
     if (to > from) makesElements(to - from); // holes become elements
   });
-  for (const name of ["sort", "toSorted"]) arrayMethod(name, (length) => sortCost(length, name === "toSorted"));
+  for (const name of ["sort", "toSorted"]) arrayMethod(name, (length, args, target) => sortCost(length, name === "toSorted", args, target));
   arrayMethod("push", (_length, args) => makesElements(args.length));
   // Iterators are lazy: what consumes one natively is charged by the live size of what it iterates.
   for (const name of ["keys", "values", "entries", iteratorSymbol]) {
@@ -76,11 +95,24 @@ export function installCollectionGuards(kit: GuardKit): void {
       },
     }).method);
   }
-  function sortCost(length: number, copies: boolean) {
+  /** The length of a string long enough for comparing it to cost more than the call; 0 otherwise. */
+  function longText(value: unknown): number {
+    return typeof value === "string" && value.length > 64 ? value.length : 0;
+  }
+  function sortCost(length: number, copies: boolean, args: unknown[], receiver?: unknown) {
     let log = 1;
     for (let m = length; m > 1; m = (m - (m % 2)) / 2) log++;
     if (copies) makesElements(length);
     work(length * log);
+    callbacks(length * log, args);
+    // The default order compares strings: each element takes part in about log2(n) comparisons, each
+    // costing up to its length.
+    if (args[0] === undefined && isArray(receiver)) {
+      const items = receiver as unknown[];
+      let text = 0;
+      for (let i = 0; i < length && i < items.length; i++) text += longText(items[i]);
+      work(text * log);
+    }
   }
 
   // join (and so toString, which calls this.join) in JavaScript: V8's own recursion through nested arrays
@@ -192,20 +224,23 @@ export function installCollectionGuards(kit: GuardKit): void {
     const items = args[0];
     if (items === null || items === undefined) return;
     const iterable = iterated(items);
+    let count: number;
     if (iterable !== undefined) {
-      makesElements(iterable[1]);
+      count = iterable[1];
       args[0] = iterable[0];
     } else {
       const { value: source, length } = arrayLike(items);
-      makesElements(length);
+      count = length;
       args[0] = source;
     }
+    makesElements(count);
+    callbacks(count, [args[1]]);
   };
   for (const owner of [global.Array, TypedArray]) {
     replace(owner, "from", (original) => ({
       method(this: unknown, ...args: unknown[]) {
         fromCost(args);
-        return apply(original, this, args);
+        return held(() => apply(original, this, args));
       },
     }).method);
   }
@@ -213,11 +248,19 @@ export function installCollectionGuards(kit: GuardKit): void {
   // ---- typed arrays: their own length, never a property a contract could redefine ------------------
   const typedMethod = (name: string | symbol, cost: (length: number, args: unknown[]) => void) =>
     charged(TypedArrayProto, name, (receiver, args) => cost(typedLength(receiver), args));
-  for (const name of ["slice", "map", "filter", "toReversed", "with"]) typedMethod(name, (length) => makesElements(length));
-  for (const name of ["reverse", "copyWithin", "fill", "indexOf", "lastIndexOf", "includes", "find", "findIndex", "findLast", "findLastIndex", "every", "some", "forEach", "reduce", "reduceRight"]) {
-    typedMethod(name, (length) => work(length));
+  for (const name of ["slice", "map", "filter", "toReversed", "with"]) {
+    typedMethod(name, (length, args) => {
+      makesElements(length);
+      if (name === "map" || name === "filter") callbacks(length, args);
+    });
   }
-  for (const name of ["sort", "toSorted"]) typedMethod(name, (length) => sortCost(length, name === "toSorted"));
+  for (const name of ["reverse", "copyWithin", "fill", "indexOf", "lastIndexOf", "includes", "find", "findIndex", "findLast", "findLastIndex", "every", "some", "forEach", "reduce", "reduceRight"]) {
+    typedMethod(name, (length, args) => {
+      work(length);
+      if (name !== "fill" && name !== "indexOf" && name !== "lastIndexOf" && name !== "includes") callbacks(length, args);
+    });
+  }
+  for (const name of ["sort", "toSorted"]) typedMethod(name, (length, args) => sortCost(length, name === "toSorted", args));
   replace(TypedArrayProto, "set", (original) => ({
     method(this: unknown, source: unknown, offset?: unknown) {
       let from = source;
@@ -280,6 +323,14 @@ export function installCollectionGuards(kit: GuardKit): void {
     }
     defineProperty(Native.prototype, "constructor", { value: Guarded, writable: true, enumerable: false, configurable: true });
     defineProperty(global, name, { value: Guarded, writable: true, enumerable: false, configurable: true });
+    if (name === "Set" || name === "Map") {
+      const size = getOwnPropertyDescriptor(Native.prototype, "size")!.get!;
+      charged(Native.prototype, "forEach", (receiver, args) => {
+        const count = apply(size, receiver, []) as number;
+        work(count);
+        callbacks(count, args);
+      });
+    }
     for (const method of ["keys", "values", "entries", iteratorSymbol]) {
       replace(Native.prototype, method, (original) => ({
         method(this: unknown) {

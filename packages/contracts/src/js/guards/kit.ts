@@ -27,6 +27,8 @@ export interface GuardKit {
   STACK_LIMIT: string;
   /** Frame held by guarded code for each level it recurses through (larger than a native builtin frame). */
   LEVEL_FRAME: number;
+  /** Runs a native holding one LEVEL_FRAME of the stack model. */
+  held<T>(run: () => T): T;
   /** `units` of size-proportional work. */
   work(units: number): void;
   /** A string of `length` code units is about to be made. */
@@ -118,12 +120,23 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const isObject = (value: unknown): value is object => value !== null && (typeof value === "object" || typeof value === "function");
   const min = (a: number, b: number) => (a < b ? a : b);
   const max = (a: number, b: number) => (a > b ? a : b);
+  /**
+   * Units of work not yet charged: small pieces add up (a native called a million times by another native,
+   * on inputs below a unit each, is as much work as one call on a large input). Every call costs CALL_UNITS.
+   */
+  const LEVEL_FRAME = 256;
+  let pendingUnits = 0;
+  const CALL_UNITS = 16;
   const work = (units: number) => {
-    if (units >= limits.unit) meter.charge((units - (units % limits.unit)) / limits.unit + 1);
+    pendingUnits += (units > 0 ? units : 0) + CALL_UNITS;
+    if (pendingUnits < limits.unit) return;
+    const steps = (pendingUnits - (pendingUnits % limits.unit)) / limits.unit;
+    pendingUnits -= steps * limits.unit;
+    meter.charge(steps);
   };
   const makesString = (length: number) => {
     if (length > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
-    if (length >= 1024) meter.alloc(2 * length);
+    meter.alloc(2 * length);
     work(length);
   };
   const makesElements = (length: number) => {
@@ -237,6 +250,18 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     return [once, iterationBound(iterator)];
   };
 
+  /**
+   * Runs a native holding a frame of the stack model: natives that call back (a callback, a getter, a bound
+   * guarded method) can recurse with no contract frame in between, and V8's real stack must never be what ends that.
+   */
+  const held = <T>(run: () => T): T => {
+    const token = meter.push(LEVEL_FRAME);
+    try {
+      return run();
+    } finally {
+      meter.pop(token, undefined);
+    }
+  };
   /** One wrapper per native, so that aliases stay one function (`values === [Symbol.iterator]`, `trimLeft === trimStart`). */
   const wrappers = new WeakMapCtor<Function, Function>();
   const replace = (owner: any, name: string | symbol, make: (original: Function) => Function) => {
@@ -256,7 +281,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     replace(owner, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
         cost(this, args);
-        return apply(original, this, args);
+        return held(() => apply(original, this, args));
       },
     }).method);
 
@@ -267,7 +292,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     limits,
     MEMORY_LIMIT,
     STACK_LIMIT: "Stack exceeding limit",
-    LEVEL_FRAME: 256,
+    LEVEL_FRAME,
+    held,
     work,
     makesString,
     makesElements,
@@ -285,7 +311,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     iterated,
     typedLength: (value: unknown) => (isTypedArray(value) ? (apply(typedLength, value, []) as number) : 0),
     chains,
-    runStarts: [],
+    runStarts: [() => (pendingUnits = 0)],
     min,
     max,
   };

@@ -61,11 +61,18 @@ export function installTextGuards(kit: GuardKit): void {
    * flattens a string made of pieces once, and making it was charged.)
    */
   for (const name of ["indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "slice", "substring", "substr", "trim", "trimStart", "trimEnd", "toUpperCase", "toLowerCase", "isWellFormed", "toWellFormed"]) {
+    const copies = name === "trim" || name === "trimStart" || name === "trimEnd" || name === "toUpperCase" || name === "toLowerCase" || name === "toWellFormed";
     replace(StringProto, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
         const text = receiverText(this, name);
         work(text.length);
-        return apply(original, text, args);
+        const result = apply(original, text, args);
+        // These copy: the copy is memory (a case change can make it longer than the receiver).
+        if (copies && typeof result === "string" && result !== text) {
+          if (result.length > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+          meter.alloc(2 * result.length);
+        }
+        return result;
       },
     }).method);
   }
@@ -471,6 +478,13 @@ export function installTextGuards(kit: GuardKit): void {
         return text;
       };
       const quote = (text: string): string => emit(nativeStringify(text) as string);
+      /** A container's own text: brackets, commas, and with a gap a line break and indentation per part. */
+      const contained = (count: number, inner: string, indent: string) => {
+        const own = 2 + count + (gap === "" || count === 0 ? 0 : count * (inner.length + 1) + indent.length + 1);
+        produced += own;
+        if (produced > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+        work(own);
+      };
       const serialize = (holder: any, key: string, indent: string): string | undefined => {
         if (++values % 4 === 0) meter.charge(1);
         let v = holder[key];
@@ -499,7 +513,7 @@ export function installTextGuards(kit: GuardKit): void {
           if (isArray(v)) {
             const { value: items, length: n } = arrayLike(v);
             for (let i = 0; i < n; i++) parts[parts.length] = serialize(items, toText(i), inner) ?? emit("null");
-            produced += 2 + parts.length;
+            contained(parts.length, inner, indent);
             if (parts.length === 0) return "[]";
             return gap === "" ? "[" + joinParts(parts, ",") + "]" : "[\n" + inner + joinParts(parts, ",\n" + inner) + "\n" + indent + "]";
           }
@@ -511,7 +525,7 @@ export function installTextGuards(kit: GuardKit): void {
             if (text !== undefined) parts[parts.length] = quote(k) + (gap === "" ? ":" : ": ") + text;
             if (produced > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
           }
-          produced += 2 + parts.length;
+          contained(parts.length, inner, indent);
           if (parts.length === 0) return "{}";
           return gap === "" ? "{" + joinParts(parts, ",") + "}" : "{\n" + inner + joinParts(parts, ",\n" + inner) + "\n" + indent + "}";
         } finally {
@@ -519,7 +533,9 @@ export function installTextGuards(kit: GuardKit): void {
           meter.pop(token, undefined);
         }
       };
-      return serialize({ "": value }, "", "");
+      const out = serialize({ "": value }, "", "");
+      if (out !== undefined) meter.alloc(2 * out.length);
+      return out;
     },
   }).stringify);
   const joinParts = (parts: string[], glue: string): string => {
