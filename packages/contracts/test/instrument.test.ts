@@ -60,6 +60,18 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     __chainsim_regexp: (source: string, flags: string) => new RegExp(source, flags),
     __chainsim_enumerated: (value: unknown) => value,
     __chainsim_iterated: (value: unknown) => value,
+    // The comparisons keep their meaning; what they charge is the runtime's (guards.test.ts).
+    __chainsim_seq: (a: unknown, b: unknown) => a === b,
+    __chainsim_sne: (a: unknown, b: unknown) => a !== b,
+    // eslint-disable-next-line eqeqeq
+    __chainsim_leq: (a: unknown, b: unknown) => a == b,
+    // eslint-disable-next-line eqeqeq
+    __chainsim_lne: (a: unknown, b: unknown) => a != b,
+    __chainsim_lt: (a: any, b: any) => a < b,
+    __chainsim_gt: (a: any, b: any) => a > b,
+    __chainsim_le: (a: any, b: any) => a <= b,
+    __chainsim_ge: (a: any, b: any) => a >= b,
+    __chainsim_switched: (value: unknown) => value,
   };
   return { state, functions: METER_FUNCTIONS.map((name) => functions[name]) };
 }

@@ -274,6 +274,94 @@ export function bootstrap(
     }
     return value;
   };
+  // ---- comparisons (instrument.ts COMPARISONS) --------------------------------------------------------
+  // V8 compares strings code unit by code unit: two long strings of equal length, or a relation between
+  // long strings, cost their length, charged here. Operands are converted to primitives here, in
+  // ECMAScript's order, so that the operator then compares what was charged (and converts nothing again).
+  const toPrimitiveSymbol = Symbol.toPrimitive;
+  const isObject = (v: unknown): v is object => v !== null && (typeof v === "object" || typeof v === "function");
+  const toPrimitive = (value: unknown, hint: "number" | "default"): unknown => {
+    if (!isObject(value)) return value;
+    const exotic = (value as Record<symbol, unknown>)[toPrimitiveSymbol];
+    if (exotic !== undefined && exotic !== null) {
+      if (typeof exotic !== "function") throw new TypeError(`${describeValue(exotic)} is not a function`);
+      const result = apply(exotic, value, [hint]);
+      if (isObject(result)) throw new TypeError("Cannot convert object to primitive value");
+      return result;
+    }
+    for (let i = 0; i < 2; i++) {
+      const method = (value as Record<string, unknown>)[i === 0 ? "valueOf" : "toString"];
+      if (typeof method === "function") {
+        const result = apply(method, value, []);
+        if (!isObject(result)) return result;
+      }
+    }
+    throw new TypeError("Cannot convert object to primitive value");
+  };
+  const describeValue = (v: unknown): string => (typeof v === "string" ? `"${v}"` : typeof v === "symbol" ? "Symbol()" : typeof v + " " + toText(v));
+  const LONG = 64;
+  const textWork = (units: number) => {
+    if (units > LONG) guards.work(units);
+  };
+  /** Primitives compared for (in)equality: equal lengths are compared in full; a string against a number is parsed. */
+  const equalityCost = (a: unknown, b: unknown, loose: boolean) => {
+    const sa = typeof a === "string";
+    const sb = typeof b === "string";
+    if (sa && sb) {
+      if ((a as string).length === (b as string).length) textWork((a as string).length);
+    } else if (loose && (sa || sb)) textWork(sa ? (a as string).length : (b as string).length);
+  };
+  const relationCost = (a: unknown, b: unknown) => {
+    const la = typeof a === "string" ? (a as string).length : 0;
+    const lb = typeof b === "string" ? (b as string).length : 0;
+    textWork(la > 0 && lb > 0 ? (la < lb ? la : lb) : la + lb);
+  };
+  const looselyEqual = (a: unknown, b: unknown): boolean => {
+    if (isObject(a)) {
+      if (isObject(b)) return a === b;
+      if (b === null || b === undefined) return false;
+      a = toPrimitive(a, "default");
+    } else if (isObject(b)) {
+      if (a === null || a === undefined) return false;
+      b = toPrimitive(b, "default");
+    }
+    equalityCost(a, b, true);
+    // eslint-disable-next-line eqeqeq -- the operator being metered
+    return a == b;
+  };
+  const relation = (a: unknown, b: unknown): [any, any] => {
+    const pa = toPrimitive(a, "number");
+    const pb = toPrimitive(b, "number");
+    relationCost(pa, pb);
+    return [pa, pb];
+  };
+  const comparisons = [
+    (a: unknown, b: unknown) => (equalityCost(a, b, false), a === b),
+    (a: unknown, b: unknown) => (equalityCost(a, b, false), a !== b),
+    looselyEqual,
+    (a: unknown, b: unknown) => !looselyEqual(a, b),
+    (a: unknown, b: unknown) => {
+      const p = relation(a, b);
+      return p[0] < p[1];
+    },
+    (a: unknown, b: unknown) => {
+      const p = relation(a, b);
+      return p[0] > p[1];
+    },
+    (a: unknown, b: unknown) => {
+      const p = relation(a, b);
+      return p[0] <= p[1];
+    },
+    (a: unknown, b: unknown) => {
+      const p = relation(a, b);
+      return p[0] >= p[1];
+    },
+    (discriminant: unknown, cases: number) => {
+      if (typeof discriminant === "string") textWork(discriminant.length * cases);
+      return discriminant;
+    },
+  ];
+
   /** First statement of every catch block: a dead run stays dead; V8's own limits become guard trips. */
   const caught = (error: unknown): void => {
     if (dead !== "") die(dead);
@@ -301,7 +389,7 @@ export function bootstrap(
   for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);
   const regexp = guards.makeRegExp!;
   const engineLimit = guards.engineLimit!;
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated];
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {

@@ -50,7 +50,28 @@ export const METER_FUNCTIONS = [
   "__chainsim_regexp",
   "__chainsim_enumerated",
   "__chainsim_iterated",
+  "__chainsim_seq",
+  "__chainsim_sne",
+  "__chainsim_leq",
+  "__chainsim_lne",
+  "__chainsim_lt",
+  "__chainsim_gt",
+  "__chainsim_le",
+  "__chainsim_ge",
+  "__chainsim_switched",
 ] as const;
+
+/** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
+const COMPARISONS: Record<string, string> = {
+  "===": "__chainsim_seq",
+  "!==": "__chainsim_sne",
+  "==": "__chainsim_leq",
+  "!=": "__chainsim_lne",
+  "<": "__chainsim_lt",
+  ">": "__chainsim_gt",
+  "<=": "__chainsim_le",
+  ">=": "__chainsim_ge",
+};
 
 /** 152 contract syntax error; 155 contract limit exceeded (here: code size, compat.md §8). */
 export type ContractSourceErrorCode = 152 | 155;
@@ -327,6 +348,14 @@ function syntaxError(source: string, error: unknown): ContractSourceError {
   throw error;
 }
 
+/** Where the binary operator `operator` starts between `from` and `to` (parentheses, comments and spaces around it). */
+function operatorAt(source: string, from: number, to: number, operator: string): number {
+  for (const token of Parser.tokenizer(source.slice(from, to), { ecmaVersion: ECMA_VERSION })) {
+    if (source.slice(from + token.start, from + token.end) === operator) return from + token.start;
+  }
+  throw new Error(`instrument: no ${operator} between ${from} and ${to}`);
+}
+
 function refuse(source: string, pos: number, what: string): never {
   const { line, column } = getLineInfo(source, pos);
   throw new ContractSourceError(`${what} (${line}:${column})`, 152, line, column);
@@ -528,6 +557,18 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       case "BinaryExpression":
         if (node.operator === "+") wrap(node, around, "__chainsim_str(");
+        else if (COMPARISONS[node.operator]) {
+          // `a OP b` becomes `f(a , b)`: the operator token (found between the operands, past any parenthesis
+          // or comment) is replaced by a comma.
+          const between = operatorAt(source, (node.left as AnyNode).end, (node.right as AnyNode).start, node.operator);
+          add(node.start, `${COMPARISONS[node.operator]}(`, false, around);
+          insertions.push({ pos: between, text: ",", deleteTo: between + node.operator.length, close: false, depth: inside, seq: seq++ });
+          add(node.end, ")", true, around);
+        }
+        break;
+      case "SwitchStatement":
+        // Each case compares the discriminant with ===.
+        wrap(node.discriminant, inside, "__chainsim_switched(", `,${(node.cases as AnyNode[]).length})`);
         break;
       case "AssignmentExpression":
         if (node.operator === "+=") wrap(node, around, "__chainsim_str(");
