@@ -20,6 +20,9 @@
  *   source of a declaration or assignment with an object rest `{a, ...r} = sized(o)` or an array rest
  *   `[a, ...r] = iterated(o)`;
  * - every `+`, `+=` and untagged template: `str(value)` caps the string and charges long ones;
+ * - every comparison `a OP b` (===, !==, ==, !=, <, >, <=, >=) becomes `cmp(a , b)` (the operator token
+ *   replaced by a comma), and a `switch` discriminant `switched(d, cases)`: comparing long strings is charged;
+ * - a body's straight-line code pays 1 step per NODES_PER_STEP syntax nodes on top of its entry step;
  * - every catch block starts with `caught(e)`: a run stopped by a limit stays stopped, V8's own limits
  *   become ours;
  * - every regular-expression literal is built by `regexp(source, flags)` (the linear-time engine).
