@@ -14,6 +14,13 @@ const HEAVY = {
   "recursion": `function r(n) { return r(n + 1); } r(0);`,
   "Utils.sha256 of 1 MB": `const s = "ab".repeat(500000); for (;;) Utils.sha256(s, 1);`,
   "Chain.getBalance": `for (;;) Chain.getBalance(Chain.thisAddress);`,
+  // What the adversarial review of 2026-11-25 found (docs/contracts.md §13): each must end well within the clock.
+  "a built-in as a per-element callback": `const call = (() => 0).call; const a = Array(4096).fill("\u0100".repeat(4095)); for (;;) a.forEach(call, String.prototype.toUpperCase);`,
+  "comparing 1 Mi strings": `const a = "x".repeat(1 << 20); const b = a.slice(0, -1) + "y"; let n = 0; for (;;) { if (a < b) n++; if (a === a.slice(0)) n++; }`,
+  "straight-line code": `const f = function (x) { ${"x = (x * 3) ^ 5;".repeat(2000)} return x; }; let x = 1; for (;;) x = f(x);`,
+  "an ownKeys trap of 100,000 keys": `const keys = Object.keys(new Uint8Array(100000)); const p = new Proxy({}, { ownKeys: () => keys }); for (;;) Object.keys(p);`,
+  "includes of a 1 Mi string": `const a = "x".repeat(1 << 20); const arr = Array(64).fill(a); const b = a.slice(0, -1) + "y"; for (;;) arr.includes(b);`,
+  "Map lookups of a 1 Mi key": `const a = "x".repeat(1 << 20); const m = new Map([[a, 1]]); const b = a.slice(0, -1) + "x"; for (;;) m.get(b);`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };
 const host = { call: async (name) => (name === "getBalance" ? "1" : false) };

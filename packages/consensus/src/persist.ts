@@ -22,6 +22,8 @@ export interface PersistedState {
   instances: PersistedInstance[];
   /** CHECKPOINTs above the stable one, ours and peers' (absent in snapshots of older versions). */
   checkpoints?: string[];
+  /** The NEW-VIEW that started the current view, passed on to replicas that missed it (absent in view 0). */
+  newView?: string;
 }
 
 export interface PersistedInstance {
@@ -52,6 +54,7 @@ export function snapshotState(state: ReplicaState, checkpoints: Signed<Checkpoin
       votes: [...instance.prepares.values(), ...instance.commits.values()].map(hex),
     })),
     checkpoints: checkpoints.map(hex),
+    newView: state.newView && hex(state.newView),
   };
 }
 
@@ -87,6 +90,7 @@ export function restoreState(verifier: Verifier, saved: PersistedState): Replica
     stable: { seq: saved.stable.seq, digest: saved.stable.digest, proof: saved.stable.proof.map((c) => read(verifier, c, "checkpoint")) },
     log,
     viewChanges,
+    newView: saved.newView === undefined ? undefined : read(verifier, saved.newView, "new-view"),
   };
 }
 

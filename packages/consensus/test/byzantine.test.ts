@@ -70,3 +70,18 @@ describe("Lost messages: checkpoints", () => {
     expect(c.replicas[3].status().stableCheckpoint.seq).to.equal(2);
   });
 });
+
+describe("Restarts: the NEW-VIEW survives", () => {
+  it("passes on the NEW-VIEW after a restart to a replica that missed it", () => {
+    const c = new Cluster(4, { viewTimeoutMs: 1000 });
+    for (const i of [0, 1, 2, 3]) c.tick(i, 1000);
+    c.deliver((e) => !(e.kind === "new_view" && e.to === 3));
+    for (const i of [0, 1, 2]) expect(c.replicas[i].status()).to.include({ view: 1, viewActive: true });
+    expect(c.replicas[3].status()).to.include({ view: 1, viewActive: false });
+    // The three that entered view 1 restart before replica 3 asks again.
+    for (const i of [0, 1, 2]) c.replicas[i] = new Replica(c.configs[i], JSON.parse(JSON.stringify(c.replicas[i].snapshot())) as PersistedState, 1500);
+    c.tick(3, 2000);
+    c.deliver();
+    expect(c.replicas[3].status()).to.include({ view: 1, viewActive: true });
+  });
+});

@@ -27,9 +27,9 @@ describe("consensus values in the node", () => {
     return verifierOf({ validators: chain.config.validators, self: 0, ckpInterval: 10, viewTimeoutMs: 1000, crypto });
   }
 
-  async function refusal(value: Uint8Array, digest: string): Promise<string> {
+  async function refusal(value: Uint8Array, digest: string, primary = chain.validator.address): Promise<string> {
     try {
-      await checkProposal(chain.ledgers, verifier(), value, digest, now);
+      await checkProposal(chain.ledgers, verifier(), primary, value, digest, now);
     } catch (error) {
       expect(error).to.be.instanceOf(InvalidProposal);
       return (error as Error).message;
@@ -39,7 +39,7 @@ describe("consensus values in the node", () => {
 
   it("accepts the value its own execution gives, and hands back the executed ledger to commit", async () => {
     const { value, digest } = await proposal();
-    const executed = await checkProposal(chain.ledgers, verifier(), value, digest, now);
+    const executed = await checkProposal(chain.ledgers, verifier(), chain.validator.address, value, digest, now);
     expect(executed.included).to.have.length(1);
     const ledger = await chain.ledgers.commit(executed);
     expect(ledger.header.seq).to.equal(2n);
@@ -52,7 +52,7 @@ describe("consensus values in the node", () => {
     const executed = await chain.ledgers.execute({ closeTime: BigInt(now) * 1000n, proposer: chain.validator.address, txs: [tx] }, "propose");
     const value = codecs.ConsensusValue.encode(executed.value);
     const pooled = (candidate: { hashHex: string }) => chain.txs.pool.get(candidate.hashHex)?.tx;
-    const checked = await checkProposal(chain.ledgers, verifier(), value, valueDigest(value), now, pooled);
+    const checked = await checkProposal(chain.ledgers, verifier(), chain.validator.address, value, valueDigest(value), now, pooled);
     expect(checked.included[0]).to.equal(tx);
     const otherSignature = { ...tx.signatures[0]!, sign_data: new Uint8Array(64) };
     const resigned = SignedTransaction.fromEnv({ transaction: tx.blob, signatures: [otherSignature] });
@@ -65,6 +65,8 @@ describe("consensus values in the node", () => {
     expect(await refusal(codecs.ConsensusValue.encode({ ...codecs.ConsensusValue.decode(good), ledger_seq: 3n }), digest)).to.match(/for ledger 3, the next is 2/);
     expect(await refusal((await proposal({ previous_ledger_hash: new Uint8Array(32) })).value, digest)).to.match(/does not follow/);
     expect(await refusal((await proposal({ proposer: user.address })).value, digest)).to.match(/is not a validator/);
+    // A validator, but not the primary of the view the value was proposed in: it would collect the fees.
+    expect(await refusal(good, digest, "did:bid:efSomeoneElse")).to.match(/is not the primary of this view/);
     expect(await refusal((await proposal({ close_time: BigInt(now + 60_000) * 1000n })).value, digest)).to.match(/ahead/);
     expect(await refusal(new Uint8Array([0xff, 0xff]), digest)).to.match(/does not decode/);
     // Bytes another encoder added: the digest of what this validator's execution gives differs.

@@ -1,4 +1,4 @@
-import { Replica, verifierOf, type Commit, type ConsensusCrypto, type ConsensusStatus, type Output, type PersistedState, type Verifier } from "@chainsim/consensus";
+import { primaryOf, Replica, verifierOf, type Commit, type ConsensusCrypto, type ConsensusStatus, type Output, type PersistedState, type Verifier } from "@chainsim/consensus";
 import { codecs, equalBytes, toHex } from "@chainsim/protocol";
 import type { ConsensusConfig } from "../config.js";
 import type { ExecutedLedger } from "../execution/executor.js";
@@ -226,7 +226,8 @@ export class ConsensusService {
     let ok = true;
     try {
       const started = performance.now();
-      const executed = await checkProposal(this.parts.ledgers, this.verifier, value, digest, this.now(), (tx) => this.parts.txs.pool.get(tx.hashHex)?.tx);
+      const primary = this.verifier.validators[primaryOf(view, this.verifier.validators.length)]!;
+      const executed = await checkProposal(this.parts.ledgers, this.verifier, primary, value, digest, this.now(), (tx) => this.parts.txs.pool.get(tx.hashHex)?.tx);
       this.proposalSize.record(executed.included.length, performance.now() - started);
       this.executedValues.set(digest, executed);
     } catch (error) {

@@ -12,14 +12,16 @@ export class InvalidProposal extends Error {}
 
 /**
  * A replica's check of a value the primary proposed for the ledger after the tip, before it PREPAREs:
- * the value follows the tip (seq, previous hash, a later close time not far in the future), names a
- * validator as proposer, carries a valid commit proof of the previous ledger, and executes with every one
+ * the value follows the tip (seq, previous hash, a later close time not far in the future), names the
+ * view's primary as proposer, carries a valid commit proof of the previous ledger, and executes with every one
  * of its transactions valid (signatures, nonces, fees: the executor's "verify" mode). Returns the executed
  * ledger, which the commit then stores without executing again.
  */
 export async function checkProposal(
   ledgers: LedgerManager,
   verifier: Verifier,
+  /** The address of the view's primary: the only validator that may propose (and collect the fees) in it. */
+  primary: string,
   value: Uint8Array,
   digest: string,
   nowMs: number,
@@ -32,6 +34,7 @@ export async function checkProposal(
   if (parsed.ledger_seq !== seq) throw new InvalidProposal(`the value is for ledger ${parsed.ledger_seq}, the next is ${seq}`);
   if (!equalBytes(parsed.previous_ledger_hash ?? new Uint8Array(0), tip.hash!)) throw new InvalidProposal("the value does not follow this validator's last ledger");
   if (!verifier.validators.includes(parsed.proposer ?? "")) throw new InvalidProposal(`the proposer ${parsed.proposer} is not a validator`);
+  if (parsed.proposer !== primary) throw new InvalidProposal(`the proposer ${parsed.proposer} is not the primary of this view (${primary})`);
   const closeTime = parsed.close_time ?? 0n;
   if (closeTime > BigInt(nowMs + MAX_CLOCK_AHEAD_MS) * 1000n) throw new InvalidProposal(`the close time ${closeTime} is more than ${MAX_CLOCK_AHEAD_MS} ms ahead`);
   await checkPreviousProof(ledgers, verifier, parsed.previous_proof);
