@@ -10,6 +10,7 @@ import { decidedProposal, valueDigest } from "./decided-values.js";
 import { LedgerSync } from "./ledger-sync.js";
 import { checkProposal, InvalidProposal } from "./proposal-check.js";
 import { ProposalSize } from "./proposal-size.js";
+import { PersistThenSend } from "./persist-then-send.js";
 import { SnapshotStore } from "./snapshot-store.js";
 import { TxGossip } from "./tx-gossip.js";
 
@@ -45,7 +46,7 @@ export class ConsensusService {
   private readonly proposalSize: ProposalSize;
   private readonly ledgerSync: LedgerSync;
   /** Output handling in call order: a snapshot is on disk before the messages it covers leave. */
-  private outputs: Promise<void> = Promise.resolve();
+  private readonly outbound: PersistThenSend;
   /** Ledger-moving work in arrival order (the LedgerManager serializes too, but decisions read the tip). */
   private work: Promise<void> = Promise.resolve();
   /** Values for the ledger after the tip that this validator executed (proposed or checked), by digest. */
@@ -65,7 +66,7 @@ export class ConsensusService {
 
   private constructor(
     private readonly parts: ConsensusServiceParts,
-    private readonly snapshots: SnapshotStore,
+    snapshots: SnapshotStore,
     genesisHash: string,
     restored: PersistedState | undefined,
   ) {
@@ -83,6 +84,16 @@ export class ConsensusService {
     this.verifier = verifierOf(config);
     this.replica = new Replica(config, restored, this.now());
     this.lastCloseWall = this.now();
+    this.outbound = new PersistThenSend({
+      save: (snapshot) => snapshots.save(snapshot),
+      snapshot: () => this.replica.snapshot(),
+      send: (to, message) => {
+        const bytes = codecs.PbftSignedMessage.encode(message);
+        if (to === "all") parts.network.broadcast(bytes, "consensus");
+        else parts.network.send(parts.validators[to]!, bytes, "consensus");
+      },
+      log: parts.log,
+    });
     this.gossip = new TxGossip(parts.network, parts.txs, parts.log);
     this.proposalSize = new ProposalSize(parts.consensus.view_timeout_ms, parts.consensus.max_txs_per_ledger);
     this.ledgerSync = new LedgerSync({
@@ -128,7 +139,7 @@ export class ConsensusService {
     this.ledgerSync.stop();
     this.gossip.stop();
     await this.work;
-    await this.outputs;
+    await this.outbound.flushed();
   }
 
   status(): ConsensusStatus {
@@ -190,16 +201,7 @@ export class ConsensusService {
   /** Carries out one output of the replica: persist before send, then queue checks and commits. */
   private handle(out: Output): void {
     for (const event of out.events) this.parts.log(`consensus: ${event}`);
-    const snapshot = out.persist ? this.replica.snapshot() : undefined;
-    this.outputs = this.outputs.then(async () => {
-      if (snapshot) await this.snapshots.save(snapshot);
-      for (const { to, message } of out.send) {
-        const bytes = codecs.PbftSignedMessage.encode(message);
-        if (to === "all") this.parts.network.broadcast(bytes, "consensus");
-        else this.parts.network.send(this.parts.validators[to]!, bytes, "consensus");
-      }
-    });
-    this.outputs = this.outputs.catch((error) => this.parts.log(`consensus: storing the snapshot failed, messages not sent: ${(error as Error).stack ?? error}`));
+    this.outbound.carry(out.persist ? this.replica.snapshot() : undefined, out.send);
     for (const request of out.validate) this.enqueue(() => this.check(request.view, request.seq, request.digest, request.value));
     for (const commit of out.commits) {
       this.commitsInFlight++;
