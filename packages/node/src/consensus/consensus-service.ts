@@ -268,7 +268,7 @@ export class ConsensusService {
    * after it while a backlog lasts, empty_close_interval_ms without transactions.
    */
   private considerProposing(): void {
-    if (this.proposing || this.ledgerSync.syncing) return;
+    if (this.proposing || this.ledgerSync.blocksProposals) return;
     const tip = this.parts.ledgers.lastHeader.seq!;
     if (this.replica.nextProposalSeq() !== Number(tip) + 1) return;
     const { consensus, txs } = this.parts;

@@ -59,6 +59,8 @@ export async function applyDecisions(
 /** How often each validator tells the others its last closed ledger. */
 const STATUS_INTERVAL_MS = 1000;
 const SYNC_REQUEST_TIMEOUT_MS = 10_000;
+/** A request made only because a peer announced a later tip waits less: the peer may be lying. */
+const UNEVIDENCED_REQUEST_TIMEOUT_MS = 3_000;
 /** A peer this many ledgers ahead is synced from at once; one ledger ahead only after SYNC_LAG_MS (a commit in flight). */
 const SYNC_GAP = 2n;
 const SYNC_LAG_MS = 3_000;
@@ -75,17 +77,30 @@ export interface LedgerSyncParts {
   onSynced: (ledger: ExecutedLedger) => void;
 }
 
+/** An announced tip not announced again within this is forgotten (the peer went away or stopped saying so). */
+const TIP_TTL_MS = 3 * STATUS_INTERVAL_MS;
+/** A peer that announced ledgers it then did not deliver is not believed for this long, doubling up to the max. */
+const DISTRUST_MS = 10_000;
+const MAX_DISTRUST_MS = 160_000;
+
 /**
  * State sync for one validator: announces its last ledger on the `status` channel once a second, keeps the
  * tips peers announce (`chain_max_ledger_seq`), answers peers' requests for decisions, and fetches decided
  * ledgers from a peer that is ahead (SYNC_GAP, or one ledger for SYNC_LAG_MS) or when the replica asks.
+ * An announcement is only a hint (docs/consensus.md, "State transfer"): it expires unless repeated, and a
+ * peer that announced ledgers it does not deliver is not believed for a while.
  */
 export class LedgerSync {
-  private readonly peerTips = new Map<string, { seq: bigint; since: number }>();
+  private readonly peerTips = new Map<string, { seq: bigint; since: number; seenAt: number }>();
+  private readonly distrusted = new Map<string, { until: number; forMs: number }>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
-  /** True while ledgers are being fetched and applied: the primary does not propose meanwhile. */
+  /** True while ledgers are being fetched and applied. */
   syncing = false;
+  /** The running sync was asked for by the replica, on evidence that a quorum is ahead. */
+  private evidenced = false;
+  /** The replica asked for a sync while one started on a peer's word ran. */
+  private queued: string[] | undefined;
 
   constructor(private readonly parts: LedgerSyncParts) {}
 
@@ -101,11 +116,19 @@ export class LedgerSync {
     clearInterval(this.timer);
   }
 
-  /** The highest ledger this validator knows of: its own or one a peer announced. */
+  /** The highest ledger this validator knows of: its own or one a peer announced and is believed. */
   get networkTip(): bigint {
     let max = this.parts.ledgers.lastHeader.seq!;
-    for (const { seq } of this.peerTips.values()) if (seq > max) max = seq;
+    for (const [, { seq }] of this.believedTips()) if (seq > max) max = seq;
     return max;
+  }
+
+  /**
+   * A primary waits for a sync the replica asked for (it is provably behind), not for one started on a
+   * peer's word: a peer announcing a tip it never serves must not stop an honest primary from proposing.
+   */
+  get blocksProposals(): boolean {
+    return this.syncing && this.evidenced;
   }
 
   onPeerStatus(from: string, payload: Uint8Array): void {
@@ -115,7 +138,9 @@ export class LedgerSync {
     } catch {
       return;
     }
-    if (this.peerTips.get(from)?.seq !== seq) this.peerTips.set(from, { seq, since: this.parts.now() });
+    const now = this.parts.now();
+    const held = this.peerTips.get(from);
+    this.peerTips.set(from, { seq, since: held?.seq === seq ? held.since : now, seenAt: now });
   }
 
   /** Syncs from the peers that announced a later ledger, the furthest first. */
@@ -123,21 +148,44 @@ export class LedgerSync {
     if (this.syncing) return;
     const tip = this.parts.ledgers.lastHeader.seq!;
     const now = this.parts.now();
-    const ahead = [...this.peerTips].filter(([, t]) => t.seq >= tip + SYNC_GAP || (t.seq > tip && now - t.since >= SYNC_LAG_MS));
-    if (ahead.length > 0) this.sync(ahead.sort((a, b) => Number(b[1].seq - a[1].seq)).map(([address]) => address));
+    const ahead = this.believedTips().filter(([, t]) => t.seq >= tip + SYNC_GAP || (t.seq > tip && now - t.since >= SYNC_LAG_MS));
+    if (ahead.length > 0) this.sync(ahead.sort((a, b) => Number(b[1].seq - a[1].seq)).map(([address]) => address), false);
   }
 
   /** Fetches decided ledgers from `peers` (the first that answers) until none has more. */
-  sync(peers: string[]): void {
-    if (this.syncing || peers.length === 0) return;
+  sync(peers: string[], evidenced = true): void {
+    if (peers.length === 0) return;
+    if (this.syncing) {
+      // The replica's request runs next, as soon as the request to a peer on its word ends.
+      if (evidenced && !this.evidenced) this.queued = peers;
+      return;
+    }
     this.syncing = true;
+    this.evidenced = evidenced;
     void (async () => {
       try {
-        for (const peer of peers) while (this.running && (await this.fetchFrom(peer)) > 0);
+        for (const peer of peers) while (this.running && !this.queued && (await this.fetchFrom(peer)) > 0);
       } finally {
         this.syncing = false;
+        this.evidenced = false;
+        const queued = this.queued;
+        this.queued = undefined;
+        if (queued && this.running) this.sync(queued, true);
       }
     })();
+  }
+
+  /** Tips announced recently by peers not caught announcing ledgers they did not deliver. */
+  private believedTips(): [string, { seq: bigint; since: number; seenAt: number }][] {
+    const now = this.parts.now();
+    return [...this.peerTips].filter(([peer, t]) => now - t.seenAt <= TIP_TTL_MS && !((this.distrusted.get(peer)?.until ?? 0) > now));
+  }
+
+  /** `peer` announced more than it delivered: disbelieve it for a while, longer each time. */
+  private distrust(peer: string, why: string): void {
+    const forMs = Math.min(MAX_DISTRUST_MS, (this.distrusted.get(peer)?.forMs ?? DISTRUST_MS / 2) * 2);
+    this.distrusted.set(peer, { until: this.parts.now() + forMs, forMs });
+    this.parts.log(`sync: not believing ${peer}'s announced tip for ${forMs / 1000} s: ${why}`);
   }
 
   /** One request to `peer` and the ledgers it answered applied; how many were. */
@@ -145,16 +193,21 @@ export class LedgerSync {
     const { ledgers, log } = this.parts;
     const from = ledgers.lastHeader.seq! + 1n;
     let answer: Uint8Array;
+    const announced = this.peerTips.get(peer)?.seq ?? 0n;
     try {
-      answer = await this.parts.network.request(peer, syncRequest(from), SYNC_REQUEST_TIMEOUT_MS);
+      answer = await this.parts.network.request(peer, syncRequest(from), this.evidenced ? SYNC_REQUEST_TIMEOUT_MS : UNEVIDENCED_REQUEST_TIMEOUT_MS);
     } catch (error) {
       log(`sync: ${peer} did not answer for ledgers from ${from}: ${(error as Error).message}`);
+      if (announced >= from) this.distrust(peer, "it did not answer");
       return 0;
     }
     const result = await new Promise<{ applied: number; refused?: string }>((resolve, reject) => {
       this.parts.enqueue(() => applyDecisions(ledgers, this.parts.verifier, answer, this.parts.onSynced).then(resolve, reject));
     });
-    if (result.applied > 0) log(`sync: applied ${result.applied} ledgers from ${peer}, now at ${ledgers.lastHeader.seq}`);
+    if (result.applied > 0) {
+      log(`sync: applied ${result.applied} ledgers from ${peer}, now at ${ledgers.lastHeader.seq}`);
+      this.distrusted.delete(peer);
+    } else if (announced >= from) this.distrust(peer, result.refused ?? `it announced ledger ${announced} and sent none from ${from}`);
     if (result.refused) log(`sync: ${peer}: ${result.refused}`);
     return result.applied;
   }

@@ -1,0 +1,79 @@
+import { expect } from "chai";
+import { codecs } from "@chainsim/protocol";
+import { LedgerSync, type LedgerSyncParts } from "../src/consensus/ledger-sync.js";
+
+/** State sync believes announced tips only as hints (docs/consensus.md, "State transfer"). */
+describe("LedgerSync: a peer's announced tip", () => {
+  const clock = { now: 1_000_000 };
+  let requests: string[];
+  let logs: string[];
+  let sync: LedgerSync;
+
+  beforeEach(() => {
+    requests = [];
+    logs = [];
+    const parts = {
+      ledgers: { lastHeader: { seq: 5n, hash: new Uint8Array(32) } },
+      network: {
+        onRequest: () => {},
+        broadcast: () => {},
+        request: async (peer: string) => {
+          requests.push(peer);
+          throw new Error("no answer");
+        },
+      },
+      verifier: {},
+      log: (line: string) => logs.push(line),
+      now: () => clock.now,
+      enqueue: (task: () => Promise<void>) => void task(),
+      onSynced: () => {},
+    } as unknown as LedgerSyncParts;
+    sync = new LedgerSync(parts);
+    sync.start();
+  });
+  afterEach(() => sync.stop());
+
+  const announce = (peer: string, seq: bigint) => sync.onPeerStatus(peer, codecs.ChainStatus.encode({ ledger_seq: seq }));
+  async function settled(): Promise<void> {
+    for (let i = 0; i < 100 && sync.syncing; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(sync.syncing).to.equal(false);
+  }
+
+  it("stops believing a peer that announces ledgers it does not deliver, longer each time", async () => {
+    announce("liar", 1_000_000n);
+    expect(sync.networkTip).to.equal(1_000_000n);
+    sync.considerSync();
+    // Started on a peer's word: the primary keeps proposing meanwhile.
+    expect(sync.blocksProposals).to.equal(false);
+    await settled();
+    expect(requests).to.deep.equal(["liar"]);
+    expect(logs.at(-1)).to.match(/not believing liar's announced tip for 10 s/);
+    announce("liar", 1_000_000n);
+    sync.considerSync();
+    await settled();
+    expect(requests).to.have.length(1);
+    expect(sync.networkTip).to.equal(5n);
+    clock.now += 10_001;
+    announce("liar", 1_000_000n);
+    sync.considerSync();
+    await settled();
+    expect(requests).to.have.length(2);
+    expect(logs.at(-1)).to.match(/for 20 s/);
+  });
+
+  it("forgets a tip that is not announced again", () => {
+    announce("gone", 50n);
+    expect(sync.networkTip).to.equal(50n);
+    clock.now += 3_001;
+    expect(sync.networkTip).to.equal(5n);
+    sync.considerSync();
+    expect(sync.syncing).to.equal(false);
+  });
+
+  it("makes a primary wait only for a sync the replica asked for", async () => {
+    sync.sync(["v1"]);
+    expect(sync.blocksProposals).to.equal(true);
+    await settled();
+    expect(sync.blocksProposals).to.equal(false);
+  });
+});
