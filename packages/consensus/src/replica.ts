@@ -198,6 +198,17 @@ export class Replica {
     return this.step(nowMs, () => this.expectWork());
   }
 
+  /**
+   * The node has grounds to replace the primary that the protocol cannot see (it keeps proposing but leaves
+   * out a transaction this validator knows): ask for the next view. Alone this replica cannot change the
+   * view; f+1 replicas asking make the others follow.
+   */
+  suspectPrimary(reason: string, nowMs: number): Output {
+    return this.step(nowMs, () => {
+      if (this.state.viewActive) this.startViewChange(this.state.view + 1, reason);
+    });
+  }
+
   /** Time passes: the view-change timer, resending VIEW-CHANGEs, repeated sync requests while behind. */
   tick(nowMs: number): Output {
     return this.step(nowMs, () => {

@@ -85,3 +85,17 @@ describe("Restarts: the NEW-VIEW survives", () => {
     expect(c.replicas[3].status()).to.include({ view: 1, viewActive: true });
   });
 });
+
+describe("Censorship: the node's suspicion", () => {
+  it("changes view when f+1 replicas suspect the primary, never for one alone", () => {
+    const c = new Cluster(4, { idle: true, viewTimeoutMs: 1000 });
+    c.propose(0, "ledger 1");
+    c.deliver();
+    c.take(1, c.replicas[1].suspectPrimary("left out a transaction", 100));
+    c.deliver();
+    expect(c.replicas[2].status()).to.include({ view: 0, viewActive: true });
+    c.take(2, c.replicas[2].suspectPrimary("left out a transaction", 100));
+    c.deliver();
+    for (const i of [0, 1, 2, 3]) expect(c.replicas[i].status(), `replica ${i}`).to.include({ view: 1, viewActive: true, primary: 1 });
+  });
+});

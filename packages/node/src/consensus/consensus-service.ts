@@ -9,7 +9,8 @@ import type { Db } from "../storage/databases.js";
 import { decidedProposal, valueDigest } from "./decided-values.js";
 import { LedgerSync } from "./ledger-sync.js";
 import { checkProposal, InvalidProposal } from "./proposal-check.js";
-import { ProposalSize } from "./proposal-size.js";
+import { MIN_PROPOSAL_TXS, ProposalSize } from "./proposal-size.js";
+import { CensorshipWatch } from "./censorship-watch.js";
 import { PersistThenSend } from "./persist-then-send.js";
 import { SnapshotStore } from "./snapshot-store.js";
 import { TxGossip } from "./tx-gossip.js";
@@ -47,6 +48,9 @@ export class ConsensusService {
   private readonly ledgerSync: LedgerSync;
   /** Output handling in call order: a snapshot is on disk before the messages it covers leave. */
   private readonly outbound: PersistThenSend;
+  private readonly censorship: CensorshipWatch;
+  /** How long a transaction waits before a primary leaving it out counts against it: gossip re-sends it every 2 s. */
+  private readonly censorshipPatienceMs: number;
   /** Ledger-moving work in arrival order (the LedgerManager serializes too, but decisions read the tip). */
   private work: Promise<void> = Promise.resolve();
   /** Values for the ledger after the tip that this validator executed (proposed or checked), by digest. */
@@ -94,6 +98,9 @@ export class ConsensusService {
       },
       log: parts.log,
     });
+    this.censorshipPatienceMs = Math.max(4 * parts.consensus.view_timeout_ms, 6_000);
+    // The least any proposal may hold: a ledger with fewer had room for every transaction its primary knew.
+    this.censorship = new CensorshipWatch(this.censorshipPatienceMs, Math.min(MIN_PROPOSAL_TXS, parts.consensus.max_txs_per_ledger));
     this.gossip = new TxGossip(parts.network, parts.txs, parts.log);
     this.proposalSize = new ProposalSize(parts.consensus.view_timeout_ms, parts.consensus.max_txs_per_ledger);
     this.ledgerSync = new LedgerSync({
@@ -259,6 +266,7 @@ export class ConsensusService {
         : await ledgers.close(decidedProposal(commit.value, tip), "decided", decision);
     this.afterLedger();
     this.parts.log(`closed ledger ${ledger.header.seq} (view ${commit.view}) with ${ledger.included.length} transactions`);
+    this.watchCensorship(commit.view, ledger.included.length);
     this.handle(this.replica.executed(commit.seq, toHex(ledger.header.hash!), this.now()));
   }
 
@@ -320,6 +328,15 @@ export class ConsensusService {
   private afterSynced(ledger: ExecutedLedger): void {
     this.afterLedger();
     this.handle(this.replica.synced(Number(ledger.header.seq), toHex(ledger.header.hash!), this.now()));
+  }
+
+  /** After a decided ledger: whether its primary left out a transaction it had room for, once too often. */
+  private watchCensorship(view: number, included: number): void {
+    void this.parts.txs.overdue(this.censorshipPatienceMs).then((overdue) => {
+      if (this.stopped) return;
+      const suspicion = this.censorship.ledgerClosed(view, included, overdue, this.now());
+      if (suspicion) this.handle(this.replica.suspectPrimary(suspicion, this.now()));
+    });
   }
 
   /** A new tip: values executed on the old one are stale, and waiting checks may be due. */

@@ -1,7 +1,7 @@
 /** Transactions a proposal may hold before this validator has timed any execution. */
 const FIRST_PROPOSAL_TXS = 100;
 /** At least this many per proposal, however slow execution gets: the network must still make progress. */
-const MIN_PROPOSAL_TXS = 50;
+export const MIN_PROPOSAL_TXS = 50;
 /** Executions of fewer transactions say little about the cost of one. */
 const MIN_SAMPLE_TXS = 20;
 /** Weight of the newest sample in the running average. */

@@ -83,6 +83,29 @@ export class TxService {
     return this.pool.select(max, (source) => next.get(source));
   }
 
+  /**
+   * The transaction the next proposal should start with, if it waited `olderThanMs` and still passes every
+   * check against the tip; one that no longer does (its fee became unaffordable) is dropped, since no
+   * primary could include it.
+   */
+  async overdue(olderThanMs: number): Promise<{ hashHex: string; arrival: number } | undefined> {
+    const before = this.now() - olderThanMs;
+    let any = false;
+    for (const entry of this.pool.entries()) if (entry.incomingTime <= before) any = true;
+    if (!any) return undefined;
+    const [tx] = await this.nextProposal(1);
+    const entry = tx && this.pool.get(tx.hashHex);
+    if (!entry || this.now() - entry.incomingTime < olderThanMs) return undefined;
+    try {
+      checkStatic(tx, this.ledgers.params, this.ledgers.lastHeader.seq! + 1n, this.signatures);
+      await checkState(tx, this.ledgers.stateView(), this.ledgers.params, this.signatures, "next");
+    } catch {
+      this.pool.remove(tx);
+      return undefined;
+    }
+    return { hashHex: tx.hashHex, arrival: entry.incomingTime };
+  }
+
   private afterLedger(ledger: ExecutedLedger): void {
     this.dropRefused(ledger.refused);
     const lastNonce = new Map<string, bigint>();

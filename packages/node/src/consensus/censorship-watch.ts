@@ -1,0 +1,38 @@
+/** Ledgers with room that a primary may close without an overdue transaction before it is suspected. */
+export const CENSORSHIP_STRIKES = 3;
+
+/** What the watch is told about the oldest transaction this validator could see go into the next ledger. */
+export interface OverdueTx {
+  hashHex: string;
+  /** When this validator admitted it (ms). */
+  arrival: number;
+}
+
+/**
+ * PBFT's per-request timer, for a primary that keeps proposing but leaves out a transaction it knows
+ * (docs/consensus.md, "Censorship"). A transaction this validator holds, that passes every check against
+ * the tip and has waited `patienceMs` (long enough to have been passed on to the primary more than once),
+ * is overdue. Each ledger the primary of one view then closes without it while it had room (fewer than
+ * `roomTxs` transactions: the least any proposal may hold) is a strike; CENSORSHIP_STRIKES strikes in a view
+ * are grounds for a view change. A busy primary (full ledgers) is never suspected.
+ */
+export class CensorshipWatch {
+  private strikes?: { view: number; hashHex: string; count: number };
+
+  constructor(
+    private readonly patienceMs: number,
+    private readonly roomTxs: number,
+  ) {}
+
+  /** A ledger decided in `view` closed with `included` transactions; answers a reason to suspect its primary. */
+  ledgerClosed(view: number, included: number, oldest: OverdueTx | undefined, nowMs: number): string | undefined {
+    if (!oldest || nowMs - oldest.arrival < this.patienceMs || included >= this.roomTxs) {
+      this.strikes = undefined;
+      return undefined;
+    }
+    if (this.strikes?.view !== view || this.strikes.hashHex !== oldest.hashHex) this.strikes = { view, hashHex: oldest.hashHex, count: 0 };
+    if (++this.strikes.count < CENSORSHIP_STRIKES) return undefined;
+    this.strikes = undefined;
+    return `the primary of view ${view} closed ${CENSORSHIP_STRIKES} ledgers with room without transaction ${oldest.hashHex.slice(0, 16)}…, waiting ${Math.round((nowMs - oldest.arrival) / 1000)} s`;
+  }
+}
