@@ -15,7 +15,10 @@ export class Instance {
   prepared?: PreparedCertificate;
   /** A quorum of matching COMMITs: the value is decided, whatever view this replica is in. */
   committed?: Signed<Vote>[];
-  /** Values seen in pre-prepares, by digest ("" → null request), so a commit certificate can be delivered. */
+  /**
+   * Values seen in pre-prepares, by digest ("" → null request), so a commit certificate can be delivered.
+   * A value decided here but never seen is fetched with its ledger by state transfer.
+   */
   readonly values = new Map<string, Uint8Array | null>();
   lastProposeMs?: number;
   endMs?: number;
@@ -26,10 +29,14 @@ export class Instance {
   ) {}
 
   accept(prePrepare: Signed<PrePrepare>, validated: boolean, nowMs: number): void {
+    const { digest, value } = prePrepare.body;
+    const known = this.values.get(digest);
     this.view = prePrepare.body.view;
-    this.prePrepare = prePrepare;
+    // A pre-prepare without its value (a NEW-VIEW's) gets the one we know attached, outside its signature,
+    // so that the snapshot keeps the value.
+    this.prePrepare = value === undefined && known ? { body: { ...prePrepare.body, value: known }, wire: { ...prePrepare.wire, value: known } } : prePrepare;
     this.validated = validated;
-    this.values.set(prePrepare.body.digest, prePrepare.body.value);
+    if (value !== undefined) this.values.set(digest, value);
     this.lastProposeMs = nowMs;
   }
 

@@ -7,7 +7,11 @@ import type { ConsensusCrypto, Verifier } from "./config.js";
 /** What travels between validators: the encoded PbftMessage and its signature. */
 export type SignedMessage = PbftSignedMessage;
 
-export interface PrePrepare { kind: "pre-prepare"; view: number; seq: number; replica: number; value: Uint8Array | null; digest: string }
+/**
+ * `value`: the proposed value; null for a null request (digest ""); undefined where the message does not
+ * carry it (a prepared certificate, a NEW-VIEW: the signature covers the digest, never the value).
+ */
+export interface PrePrepare { kind: "pre-prepare"; view: number; seq: number; replica: number; value: Uint8Array | null | undefined; digest: string }
 export interface Vote { kind: "prepare" | "commit"; view: number; seq: number; replica: number; digest: string }
 export interface Checkpoint { kind: "checkpoint"; seq: number; stateDigest: string; replica: number }
 export interface PreparedCertificate { prePrepare: Signed<PrePrepare>; prepares: Signed<Vote>[] }
@@ -32,14 +36,21 @@ const DOMAIN = new TextEncoder().encode("chainsim/pbft\0");
 
 export function sign<T extends Body>(crypto: ConsensusCrypto, body: T): Signed<T> {
   const message = codecs.PbftMessage.encode(toWire(body));
-  return { body, wire: { message, signature: crypto.sign(concatBytes(DOMAIN, message)) } };
+  const value = body.kind === "pre-prepare" ? (body.value ?? undefined) : undefined;
+  return { body, wire: { message, signature: crypto.sign(concatBytes(DOMAIN, message)), ...(value ? { value } : {}) } };
+}
+
+/** The same signed pre-prepare without its value: what certificates and NEW-VIEWs carry (bounded in size). */
+export function withoutValue(pp: Signed<PrePrepare>): Signed<PrePrepare> {
+  if (pp.body.value === undefined || pp.body.value === null) return pp;
+  return { body: { ...pp.body, value: undefined }, wire: { message: pp.wire.message, signature: pp.wire.signature } };
 }
 
 /** Decodes and checks a message from the network; undefined when anything about it is wrong. */
 export function open(verifier: Verifier, wire: SignedMessage): Signed | undefined {
   try {
     const message = wire.message ?? new Uint8Array(0);
-    const body = fromWire(verifier, codecs.PbftMessage.decode(message));
+    const body = fromWire(verifier, codecs.PbftMessage.decode(message), wire.value);
     if (!verifier.crypto.verify(body.replica, concatBytes(DOMAIN, message), wire.signature ?? new Uint8Array(0))) return undefined;
     return { body, wire };
   } catch {
@@ -58,7 +69,7 @@ class Malformed extends Error {}
 function toWire(body: Body): PbftMessage {
   switch (body.kind) {
     case "pre-prepare":
-      return { pre_prepare: { view: BigInt(body.view), seq: BigInt(body.seq), replica: body.replica, value: body.value ?? undefined, value_digest: fromHex(body.digest) } };
+      return { pre_prepare: { view: BigInt(body.view), seq: BigInt(body.seq), replica: body.replica, value_digest: fromHex(body.digest) } };
     case "prepare":
     case "commit": {
       const vote = { view: BigInt(body.view), seq: BigInt(body.seq), replica: body.replica, value_digest: fromHex(body.digest) };
@@ -90,7 +101,7 @@ function toWire(body: Body): PbftMessage {
 }
 
 /** Reads the wire form; nested messages are opened (and so verified) too. Throws on anything malformed. */
-function fromWire(verifier: Verifier, message: PbftMessage): Body {
+function fromWire(verifier: Verifier, message: PbftMessage, carried: Uint8Array | undefined): Body {
   const replica = (r: number | undefined) => {
     const id = r ?? 0;
     if (id >= verifier.validators.length) throw new Malformed(`no replica ${id}`);
@@ -99,8 +110,11 @@ function fromWire(verifier: Verifier, message: PbftMessage): Body {
   const { pre_prepare: pp, prepare, commit, checkpoint: ckp, view_change: vc, new_view: nv } = message;
   if (pp) {
     const digest = hex(pp.value_digest);
-    const value = digest === "" ? null : (pp.value ?? new Uint8Array(0));
-    if (value === null ? (pp.value?.length ?? 0) > 0 : verifier.crypto.digest(value) !== digest) throw new Malformed("value and digest differ");
+    let value: Uint8Array | null | undefined = carried;
+    if (digest === "") {
+      if ((carried?.length ?? 0) > 0) throw new Malformed("a null request with a value");
+      value = null;
+    } else if (carried !== undefined && verifier.crypto.digest(carried) !== digest) throw new Malformed("value and digest differ");
     return { kind: "pre-prepare", view: num(pp.view), seq: num(pp.seq), replica: replica(pp.replica), value, digest };
   }
   const vote = prepare ?? commit;

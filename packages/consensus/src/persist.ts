@@ -72,7 +72,7 @@ export function restoreState(verifier: Verifier, saved: PersistedState): Replica
     if (item.prepared) {
       const prePrepare = read(verifier, item.prepared.prePrepare, "pre-prepare");
       instance.prepared = { prePrepare, prepares: item.prepared.prepares.map((p) => read(verifier, p, "prepare")) };
-      instance.values.set(prePrepare.body.digest, prePrepare.body.value);
+      if (prePrepare.body.value !== undefined) instance.values.set(prePrepare.body.digest, prePrepare.body.value);
     }
     for (const vote of item.votes) instance.addVote(read(verifier, vote, "prepare", "commit"));
     instance.committed = instance.commitCertificate(verifier.quorum);

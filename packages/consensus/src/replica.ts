@@ -2,7 +2,7 @@ import { commitProofOf } from "./certificates.js";
 import { CheckpointStore, type StableCheckpoint } from "./checkpoints.js";
 import { checkConfig, faultTolerance, primaryOf, verifierOf, type ReplicaConfig, type Verifier } from "./config.js";
 import { Instance } from "./instance.js";
-import { describe, open, sign, type Body, type Checkpoint, type NewView, type PrePrepare, type Signed, type SignedMessage, type ViewChange, type Vote } from "./messages.js";
+import { describe, open, sign, withoutValue, type Body, type Checkpoint, type NewView, type PrePrepare, type Signed, type SignedMessage, type ViewChange, type Vote } from "./messages.js";
 import { emptyOutput, type Output, type SyncRequest } from "./output.js";
 import { restoreCheckpoints, restoreState, snapshotState, type PersistedState } from "./persist.js";
 import type { ReplicaState } from "./state.js";
@@ -298,8 +298,8 @@ export class Replica {
   private onPrePrepare(pp: Signed<PrePrepare>): void {
     const s = this.state;
     const { view, seq, digest, value } = pp.body;
-    // Null requests only come inside a NEW-VIEW; a pre-prepare must come from its view's primary.
-    if (value === null || pp.body.replica !== this.primary(view) || !this.inWindow(seq)) return;
+    // Null requests only come inside a NEW-VIEW, a fresh pre-prepare carries its value, and comes from its view's primary.
+    if (value === null || value === undefined || pp.body.replica !== this.primary(view) || !this.inWindow(seq)) return;
     if (view > s.view || (view === s.view && !s.viewActive)) {
       const held = this.early.get(seq);
       if (!held || held.body.view < view) this.early.set(seq, pp);
@@ -475,7 +475,8 @@ export class Replica {
       stableSeq: s.stable.seq,
       stableDigest: s.stable.digest,
       checkpointProof: s.stable.proof,
-      prepared: prepared.sort((a, b) => a.prePrepare.body.seq - b.prePrepare.body.seq),
+      // Digests only: the values stay with whoever has them (a VIEW-CHANGE stays small however large the ledgers).
+      prepared: prepared.sort((a, b) => a.prePrepare.body.seq - b.prePrepare.body.seq).map((p) => ({ prePrepare: withoutValue(p.prePrepare), prepares: p.prepares })),
       replica: this.self,
     });
     s.viewChanges.set(this.self, vc);

@@ -13,8 +13,8 @@ export interface ViewChangeRules {
 /** What a new view starts from: the highest stable checkpoint, and one pre-prepare per seq above it. */
 export interface NewViewPlan {
   stable: { seq: number; digest: string; proof: Signed<Checkpoint>[] };
-  /** Consecutive seqs from stable.seq + 1; value null (digest "") where no prepared value exists. */
-  entries: { seq: number; digest: string; value: Uint8Array | null }[];
+  /** Consecutive seqs from stable.seq + 1; value null (digest "") where no prepared value exists, else only its digest. */
+  entries: { seq: number; digest: string; value: null | undefined }[];
   /** The last seq the NEW-VIEW assigns; fresh proposals in the view start above it. */
   maxSeq: number;
 }
@@ -52,7 +52,7 @@ export function planNewView(viewChanges: Signed<ViewChange>[]): NewViewPlan {
   const entries: NewViewPlan["entries"] = [];
   for (let seq = stable.seq + 1; seq <= maxSeq; seq++) {
     const pp = best.get(seq)?.prePrepare.body;
-    entries.push({ seq, digest: pp?.digest ?? "", value: pp ? pp.value : null });
+    entries.push({ seq, digest: pp?.digest ?? "", value: pp ? undefined : null });
   }
   return { stable, entries, maxSeq };
 }

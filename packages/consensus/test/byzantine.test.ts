@@ -1,6 +1,7 @@
 // Regression tests for what one Byzantine validator could do to the honest ones (docs/consensus.md,
 // "What a Byzantine validator cannot do"). Each fails on the code before its fix.
 import { expect } from "chai";
+import { codecs } from "@chainsim/protocol";
 import { Replica, sign, type PersistedState, type SignedMessage, type Vote } from "../src/index.js";
 import { Cluster } from "./cluster.js";
 
@@ -97,5 +98,40 @@ describe("Censorship: the node's suspicion", () => {
     c.take(2, c.replicas[2].suspectPrimary("left out a transaction", 100));
     c.deliver();
     for (const i of [0, 1, 2, 3]) expect(c.replicas[i].status(), `replica ${i}`).to.include({ view: 1, viewActive: true, primary: 1 });
+  });
+});
+
+describe("View changes under load: bounded messages", () => {
+  it("keeps VIEW-CHANGE and NEW-VIEW small however large the prepared values, and still delivers them", () => {
+    const c = new Cluster(4, { viewTimeoutMs: 1000 });
+    const big = (k: number) => "x".repeat(1 << 20) + k;
+    for (let k = 1; k <= 5; k++) {
+      c.propose(0, big(k));
+      // Prepared everywhere, never committed: the values must cross the view change.
+      c.deliver((e) => e.kind !== "commit");
+    }
+    for (const i of [1, 2, 3]) c.tick(i, 1000);
+    const sizes = (kind: string) => c.queue.filter((e) => e.kind === kind).map((e) => codecs.PbftSignedMessage.encode(e.message).length);
+    const viewChanges = sizes("view_change");
+    expect(viewChanges).to.have.length.above(0);
+    for (const size of viewChanges) expect(size).to.be.below(16 * 1024);
+    c.deliver((e) => {
+      if (e.kind === "new_view") expect(codecs.PbftSignedMessage.encode(e.message).length).to.be.below(64 * 1024);
+      return e.to !== 0 && e.from !== 0;
+    });
+    for (const i of [1, 2, 3]) {
+      expect(c.replicas[i].status()).to.include({ view: 1, viewActive: true });
+      expect(c.commits[i].map((x) => new TextDecoder().decode(x.value!).slice(-1))).to.deep.equal(["1", "2", "3", "4", "5"]);
+    }
+  });
+
+  it("asks for state transfer when a value is decided that it never saw", () => {
+    const c = new Cluster(4, { viewTimeoutMs: 1000 });
+    c.propose(0, "ledger 1");
+    // Replica 3 never gets the pre-prepare, only the votes: the value is decided, but it cannot deliver it.
+    c.deliver((e) => !(e.to === 3 && e.kind === "pre_prepare"));
+    expect(c.commits[3]).to.deep.equal([]);
+    const out = c.tick(3, 600);
+    expect(out.sync).to.deep.include({ targetSeq: 1 });
   });
 });

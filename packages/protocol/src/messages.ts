@@ -228,10 +228,10 @@ export interface StoredLedger {
 }
 
 // PBFT messages between validators (proto/consensus.proto; @chainsim/consensus gives them meaning).
-export interface PbftPrePrepare { view?: bigint; seq?: bigint; replica?: number; value?: Uint8Array; value_digest?: Uint8Array }
+export interface PbftPrePrepare { view?: bigint; seq?: bigint; replica?: number; value_digest?: Uint8Array }
 export interface PbftVote { view?: bigint; seq?: bigint; replica?: number; value_digest?: Uint8Array }
 export interface PbftCheckpoint { seq?: bigint; state_digest?: Uint8Array; replica?: number }
-export interface PbftSignedMessage { message?: Uint8Array; signature?: Uint8Array }
+export interface PbftSignedMessage { message?: Uint8Array; signature?: Uint8Array; value?: Uint8Array }
 export interface PbftPreparedCertificate { pre_prepare?: PbftSignedMessage; prepares?: PbftSignedMessage[] }
 export interface PbftViewChange {
   view?: bigint;

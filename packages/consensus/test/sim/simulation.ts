@@ -245,8 +245,8 @@ export class Simulation {
   private tamper(from: number, to: number, message: SignedMessage): SignedMessage {
     if (!this.options.equivocatingPrimary || from !== 0 || to % 2 === 0) return message;
     const pp = codecs.PbftMessage.decode(message.message!).pre_prepare;
-    if (!pp?.value?.length) return message;
-    const value = new TextEncoder().encode(`value/evil/${new TextDecoder().decode(pp.value)}`);
+    if (!pp || !message.value?.length) return message;
+    const value = new TextEncoder().encode(`value/evil/${new TextDecoder().decode(message.value)}`);
     const digest = sha256Hex(value);
     this.validity.onPropose(digest);
     const body = { kind: "pre-prepare" as const, view: Number(pp.view ?? 0n), seq: Number(pp.seq ?? 0n), replica: from, value, digest };

@@ -47,7 +47,7 @@ export class ByzantineTransforms {
 
   /** A pre-prepare with a different value for the same view and seq: the close time 1 µs later. */
   private equivocate(body: Body): Body {
-    if (body.kind !== "pre-prepare" || body.value === null) return body;
+    if (body.kind !== "pre-prepare" || !body.value) return body;
     const value = codecs.ConsensusValue.decode(body.value);
     const other = codecs.ConsensusValue.encode({ ...value, close_time: (value.close_time ?? 0n) + 1n });
     return { ...body, value: other, digest: this.crypto.digest(other) };
