@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { BYZANTINE_BEHAVIORS } from "./sim/adversary.js";
 import { Simulation, type SimulationOptions, type SimulationResult } from "./sim/simulation.js";
 
 /** Runs one simulation per seed: the failing runs with what they violated, and what all runs exercised. */
@@ -17,6 +18,8 @@ function runSeeds(seeds: number[], options: (seed: number) => SimulationOptions)
 }
 
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+/** Seeds per adversarial scenario and validator count; CHAINSIM_SIM_SEEDS runs more (or fewer). */
+const ADVERSARY_SEEDS = Number(process.env.CHAINSIM_SIM_SEEDS ?? 100);
 
 describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreement, validity, inOrder, liveness)", function () {
   this.timeout(60_000);
@@ -48,6 +51,37 @@ describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreeme
     const { failures } = runSeeds(range(3000, 10), (seed) => ({ seed, n: 1 }));
     expect(failures).to.deep.equal([]);
   });
+
+  for (const n of [4, 5, 6, 7]) {
+    it(`n=${n}: ${ADVERSARY_SEEDS} runs with a Byzantine replica (conflicting, out-of-window and replayed votes, forged VIEW-CHANGEs, bad NEW-VIEWs)`, () => {
+      const f = Math.floor((n - 1) / 3);
+      const { failures, total } = runSeeds(range(5000 + 100 * n, ADVERSARY_SEEDS), (seed) => ({
+        seed,
+        n,
+        byzantine: { replica: seed % n, behaviors: BYZANTINE_BEHAVIORS.filter((_, k) => (seed >> k) % 2 === 1 || k === seed % 5) },
+        crashes: f - 1,
+        restartAnytime: seed % 2 === 0,
+        pipeline: 1 + (seed % 2),
+      }));
+      expect(failures).to.deep.equal([]);
+      expect(total.viewChanges).to.be.greaterThan(0);
+    });
+
+    it(`n=${n}: ${ADVERSARY_SEEDS} runs with partitions that heal, crashes and restarts at any instant, and values that fail the check`, () => {
+      const f = Math.floor((n - 1) / 3);
+      const { failures, total } = runSeeds(range(9000 + 100 * n, ADVERSARY_SEEDS), (seed) => ({
+        seed,
+        n,
+        partitions: true,
+        crashes: f,
+        restartAnytime: true,
+        invalidValues: 0.1,
+        ckpInterval: 2 + (seed % 3),
+      }));
+      expect(failures).to.deep.equal([]);
+      for (const count of [total.viewChanges, total.stableCheckpoints, total.stateTransfers]) expect(count).to.be.greaterThan(0);
+    });
+  }
 
   it("the checkers catch broken replicas: unsafeQuorum=1 with an equivocating primary breaks agreement", () => {
     const results = range(4000, 10).map((seed) => new Simulation({ seed, n: 4, equivocatingPrimary: true, unsafe: { replicas: [1, 2], quorum: 1 } }).run());

@@ -22,6 +22,8 @@ export interface Assertion {
   onSynced?(decision: Decision): void;
   /** The replica of `node` restarted or caught up: its next commit must be for `seq`. */
   onExpect?(node: number, seq: number): void;
+  /** Every event a replica reported. */
+  onEvent?(node: number, event: string): void;
 }
 
 /** No two different values decided for one seq, across all replicas, ever. */
@@ -54,7 +56,7 @@ export class Validity implements Assertion {
   }
 
   onCommit(d: Decision): void {
-    const ok = d.value === null ? d.digest === "" : this.proposed.has(d.digest) && sha256Hex(d.value) === d.digest;
+    const ok = d.value === null ? d.digest === "" : this.proposed.has(d.digest) && sha256Hex(d.value) === d.digest && !new TextDecoder().decode(d.value).startsWith("bad/");
     if (!ok) this.violations.push(`node ${d.node} seq ${d.seq}: ${d.digest.slice(0, 8) || "null"} was never proposed`);
   }
 }
@@ -96,5 +98,15 @@ export class Liveness implements Assertion {
     heights.forEach((h, i) => {
       if (live[i] && h < this.start[i] + this.k) this.violations.push(`node ${i} went from ${this.start[i]} to ${h} in ${boundMs} ms after healing`);
     });
+  }
+}
+
+/** A replica noticing a conflict it cannot resolve (an event starting "SAFETY") is a failure too: it stalls. */
+export class NoSafetyEvents implements Assertion {
+  readonly name = "safetyEvents";
+  readonly violations: string[] = [];
+
+  onEvent(node: number, event: string): void {
+    if (event.startsWith("SAFETY")) this.violations.push(`node ${node}: ${event}`);
   }
 }

@@ -18,6 +18,8 @@ export const HEALED: LinkConditions = { minDelayMs: 1, maxDelayMs: 20, dropRate:
 /** Point-to-point links between simulated nodes under the current conditions. */
 export class Network<M> {
   conditions: LinkConditions = HEALED;
+  /** A partition: messages between the two sides are lost. */
+  blocked?: (from: number, to: number) => boolean;
   delivered = 0;
 
   constructor(
@@ -28,7 +30,7 @@ export class Network<M> {
 
   send(from: number, to: number, message: M): void {
     const c = this.conditions;
-    if (this.random.chance(c.dropRate)) return;
+    if (this.random.chance(c.dropRate) || this.blocked?.(from, to)) return;
     const copies = this.random.chance(c.duplicateRate) ? 2 : 1;
     for (let i = 0; i < copies; i++) {
       this.clock.schedule(this.random.int(c.minDelayMs, c.maxDelayMs), () => {

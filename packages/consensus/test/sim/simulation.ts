@@ -11,7 +11,8 @@ import {
   type SignedMessage,
   type SyncRequest,
 } from "../../src/index.js";
-import { Agreement, InOrder, Liveness, Validity, type Assertion } from "./assertions.js";
+import { ByzantineReplica, type ByzantineBehavior } from "./adversary.js";
+import { Agreement, InOrder, Liveness, NoSafetyEvents, Validity, type Assertion } from "./assertions.js";
 import { VirtualClock } from "./clock.js";
 import { sha256Hex, simulatedKeys } from "./crypto.js";
 import { CHAOTIC, HEALED, Network, type LinkConditions } from "./network.js";
@@ -36,6 +37,14 @@ export interface SimulationOptions {
   equivocatingPrimary?: boolean;
   /** Broken replicas: they prepare and commit with `quorum` votes. */
   unsafe?: { replicas: number[]; quorum: number };
+  /** A Byzantine replica: what it sends is replaced by hostile messages signed with its key (adversary.ts). */
+  byzantine?: { replica: number; behaviors: ByzantineBehavior[] };
+  /** During chaos the network splits in two for a while, now and then, and heals. */
+  partitions?: boolean;
+  /** Crashed replicas restart from their snapshot during chaos, at any instant, not only once it heals. */
+  restartAnytime?: boolean;
+  /** Share of proposals whose value fails the node's check. */
+  invalidValues?: number;
   /** How often the primary proposes (the node's close interval). */
   proposeIntervalMs?: number;
   /** Seqs the primary may have in flight beyond its ledger; the node uses 1 (each value names its parent). */
@@ -87,7 +96,9 @@ export class Simulation {
   readonly inOrder = new InOrder();
   readonly liveness: Liveness;
   private readonly assertions: Assertion[];
-  private readonly options: Required<Omit<SimulationOptions, "unsafe">> & Pick<SimulationOptions, "unsafe">;
+  private readonly options: Required<Omit<SimulationOptions, "unsafe" | "byzantine">> & Pick<SimulationOptions, "unsafe" | "byzantine">;
+  private readonly byzantine?: ByzantineReplica;
+  private readonly safetyEvents = new NoSafetyEvents();
   private proposals = 0;
   private readonly stats = { viewChanges: 0, stableCheckpoints: 0, stateTransfers: 0, nullCommits: 0 };
 
@@ -105,12 +116,15 @@ export class Simulation {
       proposeIntervalMs: 100,
       pipeline: 1,
       tickMs: 50,
+      partitions: false,
+      restartAnytime: false,
+      invalidValues: 0,
       ...options,
     };
     const { seed, n } = this.options;
     this.random = new Prng(seed);
     this.liveness = new Liveness(this.options.livenessCommits);
-    this.assertions = [this.agreement, this.validity, this.inOrder, this.liveness];
+    this.assertions = [this.agreement, this.validity, this.inOrder, this.liveness, this.safetyEvents];
     const keys = simulatedKeys(seed);
     const validators = Array.from({ length: n }, (_, i) => `validator-${i}`);
     this.nodes = validators.map(
@@ -125,19 +139,37 @@ export class Simulation {
         }),
     );
     this.network = new Network(this.clock, this.random, (to, _from, message) => this.alive(to) && this.handle(to, this.nodes[to].replica.receive(message, this.clock.now)));
+    const byzantine = this.options.byzantine;
+    if (byzantine) {
+      const config = this.nodes[byzantine.replica].config;
+      this.byzantine = new ByzantineReplica(byzantine.replica, byzantine.behaviors, config.crypto, verifierOf(config), this.random);
+    }
   }
 
   run(): SimulationResult {
     const o = this.options;
     this.nodes.forEach((_, i) => this.clock.schedule(this.random.int(0, o.tickMs), () => this.tick(i)));
-    const candidates = this.nodes.map((_, i) => i).filter((i) => !(o.equivocatingPrimary && i === 0));
+    const candidates = this.nodes.map((_, i) => i).filter((i) => !(o.equivocatingPrimary && i === 0) && i !== o.byzantine?.replica);
     for (const i of this.random.pick(candidates, o.crashes)) {
-      this.clock.schedule(this.random.int(0, o.chaosMs), () => (this.nodes[i].crashed = true));
+      this.clock.schedule(this.random.int(0, o.chaosMs), () => {
+        this.nodes[i].crashed = true;
+        if (o.restartAnytime) this.clock.schedule(this.random.int(50, 1000), () => this.restart(i));
+      });
+    }
+    if (o.partitions) {
+      for (let k = 0; k < 2; k++) {
+        this.clock.schedule(this.random.int(0, o.chaosMs - 500), () => {
+          const side = new Set(this.random.pick(this.nodes.map((_, i) => i), this.random.int(1, o.n - 1)));
+          this.network.blocked = (from, to) => side.has(from) !== side.has(to);
+          this.clock.schedule(this.random.int(200, 1500), () => (this.network.blocked = undefined));
+        });
+      }
     }
     this.network.conditions = o.chaos;
     this.clock.runUntil(o.chaosMs);
     this.network.conditions = HEALED;
-    if (o.restart) this.nodes.forEach((node, i) => node.crashed && this.restart(i));
+    this.network.blocked = undefined;
+    if (o.restart || o.restartAnytime) this.nodes.forEach((node, i) => node.crashed && this.restart(i));
     this.liveness.mark(this.heights());
     const live = () => this.nodes.map((node) => !node.crashed);
     this.clock.runUntil(o.chaosMs + o.boundMs, () => this.liveness.satisfied(this.heights(), live()));
@@ -176,7 +208,8 @@ export class Simulation {
     const seq = node.replica.nextProposalSeq();
     if (seq === undefined || seq > node.height + this.options.pipeline || this.clock.now - node.lastProposeMs < this.options.proposeIntervalMs) return;
     node.lastProposeMs = this.clock.now;
-    const value = new TextEncoder().encode(`value/${this.options.seed}/${i}/${this.proposals++}`);
+    const kind = this.random.chance(this.options.invalidValues) ? "bad" : "value";
+    const value = new TextEncoder().encode(`${kind}/${this.options.seed}/${i}/${this.proposals++}`);
     this.validity.onPropose(sha256Hex(value));
     this.handle(i, node.replica.propose(value, this.clock.now));
   }
@@ -187,10 +220,14 @@ export class Simulation {
     this.stats.viewChanges += out.events.filter((e) => e.startsWith("view change")).length;
     this.stats.stableCheckpoints += out.events.filter((e) => e.startsWith("stable checkpoint")).length;
     this.stats.nullCommits += out.commits.filter((c) => c.value === null).length;
-    if (out.persist && this.options.restart) node.saved = JSON.parse(JSON.stringify(node.replica.snapshot())) as PersistedState;
+    for (const event of out.events) this.safetyEvents.onEvent(i, event);
+    if (out.persist && (this.options.restart || this.options.restartAnytime)) node.saved = JSON.parse(JSON.stringify(node.replica.snapshot())) as PersistedState;
     for (const { to, message } of out.send) {
       const targets = to === "all" ? this.nodes.map((_, j) => j).filter((j) => j !== i) : [to];
-      for (const j of targets) this.network.send(i, j, this.tamper(i, j, message));
+      for (const j of targets) {
+        const sent = this.tamper(i, j, message);
+        for (const m of i === this.byzantine?.replica ? this.byzantine.tamper(j, sent) : [sent]) this.network.send(i, j, m);
+      }
     }
     for (const v of out.validate) {
       const ok = new TextDecoder().decode(v.value).startsWith("value/");
@@ -234,6 +271,7 @@ export class Simulation {
 
   private restart(i: number): void {
     const node = this.nodes[i];
+    if (!node.crashed) return;
     node.crashed = false;
     node.replica = new Replica(node.config, node.saved, this.clock.now);
     // The ledger may be ahead of the snapshot (executed after the last vote): tell the replica.
