@@ -58,7 +58,7 @@ describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreeme
       const { failures, total } = runSeeds(range(5000 + 100 * n, ADVERSARY_SEEDS), (seed) => ({
         seed,
         n,
-        byzantine: { replica: seed % n, behaviors: BYZANTINE_BEHAVIORS.filter((_, k) => (seed >> k) % 2 === 1 || k === seed % 5) },
+        byzantine: { replica: seed % n, behaviors: BYZANTINE_BEHAVIORS.filter((_, k) => (seed >> k) % 2 === 1 || k === seed % BYZANTINE_BEHAVIORS.length) },
         crashes: f - 1,
         restartAnytime: seed % 2 === 0,
         pipeline: 1 + (seed % 2),
@@ -82,6 +82,25 @@ describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreeme
       for (const count of [total.viewChanges, total.stableCheckpoints, total.stateTransfers]) expect(count).to.be.greaterThan(0);
     });
   }
+
+  it(`n=4: ${ADVERSARY_SEEDS} runs with an equivocating primary that also replays old messages, while a backup crashes and restarts`, () => {
+    const { failures } = runSeeds(range(13000, ADVERSARY_SEEDS), (seed) => ({
+      seed,
+      n: 4,
+      equivocatingPrimary: true,
+      byzantine: { replica: 0, behaviors: ["replay"] },
+      crashes: 1,
+      restartAnytime: true,
+      pipeline: 1 + (seed % 3),
+    }));
+    expect(failures).to.deep.equal([]);
+  });
+
+  it(`n=4: ${ADVERSARY_SEEDS} runs losing most CHECKPOINTs while the network is rough`, () => {
+    const { failures, total } = runSeeds(range(14000, ADVERSARY_SEEDS), (seed) => ({ seed, n: 4, ckpInterval: 2, checkpointLoss: 0.7, crashes: seed % 2 }));
+    expect(failures).to.deep.equal([]);
+    expect(total.stableCheckpoints).to.be.greaterThan(0);
+  });
 
   it("the checkers catch broken replicas: unsafeQuorum=1 with an equivocating primary breaks agreement", () => {
     const results = range(4000, 10).map((seed) => new Simulation({ seed, n: 4, equivocatingPrimary: true, unsafe: { replicas: [1, 2], quorum: 1 } }).run());

@@ -45,6 +45,8 @@ export interface SimulationOptions {
   restartAnytime?: boolean;
   /** Share of proposals whose value fails the node's check. */
   invalidValues?: number;
+  /** During chaos, this share of CHECKPOINT messages is lost on top of the links' own losses. */
+  checkpointLoss?: number;
   /** How often the primary proposes (the node's close interval). */
   proposeIntervalMs?: number;
   /** Seqs the primary may have in flight beyond its ledger; the node uses 1 (each value names its parent). */
@@ -100,6 +102,7 @@ export class Simulation {
   private readonly byzantine?: ByzantineReplica;
   private readonly safetyEvents = new NoSafetyEvents();
   private proposals = 0;
+  private chaotic = true;
   private readonly stats = { viewChanges: 0, stableCheckpoints: 0, stateTransfers: 0, nullCommits: 0 };
 
   constructor(options: SimulationOptions) {
@@ -119,6 +122,7 @@ export class Simulation {
       partitions: false,
       restartAnytime: false,
       invalidValues: 0,
+      checkpointLoss: 0,
       ...options,
     };
     const { seed, n } = this.options;
@@ -169,6 +173,7 @@ export class Simulation {
     this.clock.runUntil(o.chaosMs);
     this.network.conditions = HEALED;
     this.network.blocked = undefined;
+    this.chaotic = false;
     if (o.restart || o.restartAnytime) this.nodes.forEach((node, i) => node.crashed && this.restart(i));
     this.liveness.mark(this.heights());
     const live = () => this.nodes.map((node) => !node.crashed);
@@ -224,6 +229,7 @@ export class Simulation {
     if (out.persist && (this.options.restart || this.options.restartAnytime)) node.saved = JSON.parse(JSON.stringify(node.replica.snapshot())) as PersistedState;
     for (const { to, message } of out.send) {
       const targets = to === "all" ? this.nodes.map((_, j) => j).filter((j) => j !== i) : [to];
+      if (this.chaotic && this.options.checkpointLoss > 0 && codecs.PbftMessage.decode(message.message!).checkpoint && this.random.chance(this.options.checkpointLoss)) continue;
       for (const j of targets) {
         const sent = this.tamper(i, j, message);
         for (const m of i === this.byzantine?.replica ? this.byzantine.tamper(j, sent) : [sent]) this.network.send(i, j, m);

@@ -1,0 +1,93 @@
+// Mutation testing of packages/consensus: each deliberate bug of mutants/catalogue.json is put into a
+// scratch copy of the built package, and the simulations alone (dist/test/sim.test.js) must fail on it.
+// Usage: npm run test:mutants [-- --json] [-- --only ID]   (after npm run build)
+// docs/consensus.md ("Mutation testing") lists what the catalogue covers and the last score.
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const scratchRoot = join(packageDir, ".mutants");
+const mocha = fileURLToPath(new URL("../../../node_modules/mocha/bin/mocha.js", import.meta.url));
+const args = process.argv.slice(2);
+const json = args.includes("--json");
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+/** Seeds per adversarial scenario: enough to kill every catalogued mutant, few enough for CI. */
+const SEEDS = process.env.CHAINSIM_SIM_SEEDS ?? "30";
+const TIMEOUT_MS = 240_000;
+
+const catalogue = JSON.parse(readFileSync(join(packageDir, "mutants/catalogue.json"), "utf8")).filter((m) => !only || m.id === only);
+if (!existsSync(join(packageDir, "dist/test/sim.test.js"))) fail("packages/consensus is not built: run npm run build first");
+
+// Every mutant must still apply to the source as it is: a stale catalogue is an error, not a pass.
+for (const m of catalogue) {
+  const source = readFileSync(join(packageDir, m.file), "utf8");
+  const count = source.split(m.find).length - 1;
+  if (count !== 1) fail(`mutant ${m.id}: its text occurs ${count} times in ${m.file} (expected once); update mutants/catalogue.json`);
+}
+
+/** A scratch copy of dist with `mutant` compiled in (or none: the baseline). */
+function prepare(id, mutant) {
+  const dir = join(scratchRoot, id);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(packageDir, "dist"), join(dir, "dist"), { recursive: true });
+  if (mutant) {
+    const source = readFileSync(join(packageDir, mutant.file), "utf8").replace(mutant.find, mutant.replace);
+    const { outputText } = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+    writeFileSync(join(dir, "dist", mutant.file.replace(/\.ts$/, ".js")), outputText);
+  }
+  return dir;
+}
+
+/** Runs the simulations in `dir`: "passed", "failed" or "timed out". */
+function simulate(dir) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [mocha, "--no-config", "--bail", "--timeout", "200000", join(dir, "dist/test/sim.test.js")], {
+      env: { ...process.env, CHAINSIM_SIM_SEEDS: SEEDS },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const firstFailure = /\n\s+1\) ([^\n]+)/.exec(output)?.[1]?.trim();
+      resolve({ outcome: signal ? "timed out" : code === 0 ? "passed" : "failed", firstFailure });
+    });
+  });
+}
+
+function fail(message) {
+  console.error(`test:mutants: ${message}`);
+  process.exit(2);
+}
+
+const started = performance.now();
+const baseline = await simulate(prepare("baseline"));
+if (baseline.outcome !== "passed") fail(`the simulations fail without any mutant (${baseline.firstFailure ?? baseline.outcome}); fix that first`);
+
+const results = [];
+let next = 0;
+async function worker() {
+  while (next < catalogue.length) {
+    const mutant = catalogue[next++];
+    const t = performance.now();
+    const run = await simulate(prepare(mutant.id, mutant));
+    const result = { id: mutant.id, why: mutant.why, killed: run.outcome !== "passed", by: run.firstFailure ?? run.outcome, seconds: +((performance.now() - t) / 1000).toFixed(1) };
+    results.push(result);
+    if (!json) console.log(`${result.killed ? "killed  " : "SURVIVED"} ${mutant.id.padEnd(30)} ${result.seconds}s  ${result.killed ? result.by : mutant.why}`);
+  }
+}
+await Promise.all(Array.from({ length: Math.max(1, Math.min(2, availableParallelism())) }, worker));
+rmSync(scratchRoot, { recursive: true, force: true });
+
+const killed = results.filter((r) => r.killed).length;
+const summary = { mutants: results.length, killed, survived: results.filter((r) => !r.killed).map((r) => r.id), seeds_per_scenario: Number(SEEDS), seconds: +((performance.now() - started) / 1000).toFixed(0) };
+if (json) console.log(JSON.stringify({ ...summary, results }, null, 2));
+else console.log(`\n${killed} of ${results.length} mutants killed by the simulations alone (${SEEDS} seeds per adversarial scenario, ${summary.seconds} s)`);
+process.exit(killed === results.length ? 0 : 1);
