@@ -96,6 +96,22 @@ describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreeme
     expect(failures).to.deep.equal([]);
   });
 
+  it(`n=4: ${ADVERSARY_SEEDS} runs with a fully Byzantine primary (two versions of each value, COMMITs for both, the other version to replicas that restart)`, () => {
+    const { failures } = runSeeds(range(15000, ADVERSARY_SEEDS), (seed) => ({
+      seed,
+      n: 4,
+      equivocatingPrimary: true,
+      fullyByzantinePrimary: true,
+      crashes: 1,
+      restartAnytime: true,
+      restartDelayMs: [5, 60],
+      // Calm links: no view change ends the attack before a restarted replica hears the other story.
+      chaos: { minDelayMs: 1, maxDelayMs: 20, dropRate: 0, duplicateRate: 0 },
+      pipeline: 1 + (seed % 3),
+    }));
+    expect(failures).to.deep.equal([]);
+  });
+
   it(`n=4: ${ADVERSARY_SEEDS} runs losing most CHECKPOINTs while the network is rough`, () => {
     const { failures, total } = runSeeds(range(14000, ADVERSARY_SEEDS), (seed) => ({ seed, n: 4, ckpInterval: 2, checkpointLoss: 0.7, crashes: seed % 2 }));
     expect(failures).to.deep.equal([]);

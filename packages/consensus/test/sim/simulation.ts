@@ -35,14 +35,24 @@ export interface SimulationOptions {
   restart?: boolean;
   /** Replica 0 sends one value to even replicas and another to odd ones for every fresh seq. */
   equivocatingPrimary?: boolean;
+  /**
+   * With equivocatingPrimary: replica 0 also sends each replica a COMMIT for the version it gave it, and
+   * a replica that restarts gets the other version of recent seqs (with COMMITs): forgetting a vote in a
+   * restart can then complete a second certificate.
+   */
+  fullyByzantinePrimary?: boolean;
   /** Broken replicas: they prepare and commit with `quorum` votes. */
   unsafe?: { replicas: number[]; quorum: number };
   /** A Byzantine replica: what it sends is replaced by hostile messages signed with its key (adversary.ts). */
   byzantine?: { replica: number; behaviors: ByzantineBehavior[] };
   /** During chaos the network splits in two for a while, now and then, and heals. */
   partitions?: boolean;
-  /** Crashed replicas restart from their snapshot during chaos, at any instant, not only once it heals. */
+  /**
+   * Crashed replicas restart from their snapshot during chaos, at any instant, not only once it heals,
+   * after a delay in [min, max] ms, and crash again a while later, until the network heals.
+   */
   restartAnytime?: boolean;
+  restartDelayMs?: [number, number];
   /** Share of proposals whose value fails the node's check. */
   invalidValues?: number;
   /** During chaos, this share of CHECKPOINT messages is lost on top of the links' own losses. */
@@ -102,6 +112,8 @@ export class Simulation {
   private readonly byzantine?: ByzantineReplica;
   private readonly safetyEvents = new NoSafetyEvents();
   private proposals = 0;
+  /** The equivocating primary's two versions of each seq it proposed (the latest view). */
+  private readonly versions = new Map<number, { view: number; even: SignedMessage; odd: SignedMessage }>();
   private chaotic = true;
   private readonly stats = { viewChanges: 0, stableCheckpoints: 0, stateTransfers: 0, nullCommits: 0 };
 
@@ -116,11 +128,13 @@ export class Simulation {
       crashes: 0,
       restart: false,
       equivocatingPrimary: false,
+      fullyByzantinePrimary: false,
       proposeIntervalMs: 100,
       pipeline: 1,
       tickMs: 50,
       partitions: false,
       restartAnytime: false,
+      restartDelayMs: [50, 1000],
       invalidValues: 0,
       checkpointLoss: 0,
       ...options,
@@ -154,12 +168,16 @@ export class Simulation {
     const o = this.options;
     this.nodes.forEach((_, i) => this.clock.schedule(this.random.int(0, o.tickMs), () => this.tick(i)));
     const candidates = this.nodes.map((_, i) => i).filter((i) => !(o.equivocatingPrimary && i === 0) && i !== o.byzantine?.replica);
-    for (const i of this.random.pick(candidates, o.crashes)) {
-      this.clock.schedule(this.random.int(0, o.chaosMs), () => {
-        this.nodes[i].crashed = true;
-        if (o.restartAnytime) this.clock.schedule(this.random.int(50, 1000), () => this.restart(i));
+    const crash = (i: number) => {
+      if (!this.chaotic) return;
+      this.nodes[i].crashed = true;
+      if (!o.restartAnytime) return;
+      this.clock.schedule(this.random.int(o.restartDelayMs[0], o.restartDelayMs[1]), () => {
+        this.restart(i);
+        this.clock.schedule(this.random.int(100, 800), () => crash(i));
       });
-    }
+    };
+    for (const i of this.random.pick(candidates, o.crashes)) this.clock.schedule(this.random.int(0, o.chaosMs), () => crash(i));
     if (o.partitions) {
       for (let k = 0; k < 2; k++) {
         this.clock.schedule(this.random.int(0, o.chaosMs - 500), () => {
@@ -231,8 +249,9 @@ export class Simulation {
       const targets = to === "all" ? this.nodes.map((_, j) => j).filter((j) => j !== i) : [to];
       if (this.chaotic && this.options.checkpointLoss > 0 && codecs.PbftMessage.decode(message.message!).checkpoint && this.random.chance(this.options.checkpointLoss)) continue;
       for (const j of targets) {
-        const sent = this.tamper(i, j, message);
-        for (const m of i === this.byzantine?.replica ? this.byzantine.tamper(j, sent) : [sent]) this.network.send(i, j, m);
+        for (const sent of this.tamper(i, j, message)) {
+          for (const m of i === this.byzantine?.replica ? this.byzantine.tamper(j, sent) : [sent]) this.network.send(i, j, m);
+        }
       }
     }
     for (const v of out.validate) {
@@ -279,6 +298,15 @@ export class Simulation {
     const node = this.nodes[i];
     if (!node.crashed) return;
     node.crashed = false;
+    if (this.options.fullyByzantinePrimary && i !== 0) {
+      // The primary tells the restarted replica the other story about every recent seq, again as it catches up.
+      for (const delay of [0, 100, 250, 500]) {
+        this.clock.schedule(delay, () => {
+          const recent = [...this.versions.keys()].sort((a, b) => b - a).slice(0, 8);
+          for (const seq of recent) for (const m of this.version(this.versions.get(seq)!, i % 2 === 0 ? "odd" : "even")) this.network.send(0, i, m);
+        });
+      }
+    }
     node.replica = new Replica(node.config, node.saved, this.clock.now);
     // The ledger may be ahead of the snapshot (executed after the last vote): tell the replica.
     this.inOrder.onExpect(i, node.height + 1);
@@ -286,14 +314,30 @@ export class Simulation {
   }
 
   /** The equivocating primary gives odd replicas a different value for each fresh pre-prepare. */
-  private tamper(from: number, to: number, message: SignedMessage): SignedMessage {
-    if (!this.options.equivocatingPrimary || from !== 0 || to % 2 === 0) return message;
+  private tamper(from: number, to: number, message: SignedMessage): SignedMessage[] {
+    if (!this.options.equivocatingPrimary || from !== 0) return [message];
     const pp = codecs.PbftMessage.decode(message.message!).pre_prepare;
-    if (!pp || !message.value?.length) return message;
-    const value = new TextEncoder().encode(`value/evil/${new TextDecoder().decode(message.value)}`);
-    const digest = sha256Hex(value);
-    this.validity.onPropose(digest);
-    const body = { kind: "pre-prepare" as const, view: Number(pp.view ?? 0n), seq: Number(pp.seq ?? 0n), replica: from, value, digest };
-    return sign(this.nodes[from].config.crypto, body).wire;
+    if (!pp || !message.value?.length) return [message];
+    const view = Number(pp.view ?? 0n);
+    const seq = Number(pp.seq ?? 0n);
+    let versions = this.versions.get(seq);
+    if (!versions || versions.view !== view) {
+      const value = new TextEncoder().encode(`value/evil/${new TextDecoder().decode(message.value)}`);
+      this.validity.onPropose(sha256Hex(value));
+      const odd = sign(this.nodes[from].config.crypto, { kind: "pre-prepare", view, seq, replica: from, value, digest: sha256Hex(value) }).wire;
+      versions = { view, even: message, odd };
+      this.versions.set(seq, versions);
+    }
+    return this.version(versions, to % 2 === 0 ? "even" : "odd");
   }
+
+  /** One version of an equivocated pre-prepare, with the primary's COMMIT for it when it is fully Byzantine. */
+  private version(versions: { view: number; even: SignedMessage; odd: SignedMessage }, which: "even" | "odd"): SignedMessage[] {
+    const wire = versions[which];
+    if (!this.options.fullyByzantinePrimary) return [wire];
+    const pp = codecs.PbftMessage.decode(wire.message!).pre_prepare!;
+    const commit = sign(this.nodes[0].config.crypto, { kind: "commit", view: versions.view, seq: Number(pp.seq ?? 0n), replica: 0, digest: sha256Hex(wire.value!) }).wire;
+    return [wire, commit];
+  }
+
 }
