@@ -12,7 +12,6 @@ export function installCallGuards(kit: GuardKit): void {
   const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
   const getPrototypeOf = Reflect.getPrototypeOf;
   const setPrototypeOf = Object.setPrototypeOf;
-  const ownKeys = Reflect.ownKeys;
   const weakGet = WeakMap.prototype.get;
   const weakSet = WeakMap.prototype.set;
   const weakHas = WeakMap.prototype.has;
@@ -167,15 +166,7 @@ export function installCallGuards(kit: GuardKit): void {
       apply(weakSetAdd, made, [error]);
       return error;
     };
-    defineProperty(Guarded, "name", { value: name, configurable: true });
-    defineProperty(Guarded, "length", { value: Native.length, configurable: true });
-    setPrototypeOf(Guarded, parent ?? getPrototypeOf(Native));
-    for (const key of ownKeys(Native)) {
-      if (key === "name" || key === "length" || key === "prepareStackTrace" || key === "stackTraceLimit") continue;
-      defineProperty(Guarded, key, getOwnPropertyDescriptor(Native, key)!);
-    }
-    defineProperty(Native.prototype, "constructor", { value: Guarded, writable: true, enumerable: false, configurable: true });
-    defineProperty(global, name, { value: Guarded, writable: true, enumerable: false, configurable: true });
+    kit.standIn(name, Native, Guarded, { ...(parent && { parent }), skip: ["prepareStackTrace", "stackTraceLimit"] });
     return Guarded;
   };
   const GuardedError = wrapError("Error", undefined);

@@ -11,8 +11,6 @@ export function installCollectionGuards(kit: GuardKit): void {
   const defineProperty = Object.defineProperty;
   const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
   const getPrototypeOf = Reflect.getPrototypeOf;
-  const setPrototypeOf = Object.setPrototypeOf;
-  const ownKeys = Reflect.ownKeys;
   const isArray = Array.isArray;
   const toObject = Object;
   const hasProperty = Reflect.has;
@@ -314,15 +312,7 @@ export function installCollectionGuards(kit: GuardKit): void {
       }
       return construct(Native, args, new.target === Guarded ? Native : new.target);
     };
-    defineProperty(Guarded, "name", { value: name, configurable: true });
-    defineProperty(Guarded, "length", { value: 0, configurable: true });
-    setPrototypeOf(Guarded, getPrototypeOf(Native));
-    for (const key of ownKeys(Native)) {
-      if (key === "name" || key === "length") continue;
-      defineProperty(Guarded, key, getOwnPropertyDescriptor(Native, key)!);
-    }
-    defineProperty(Native.prototype, "constructor", { value: Guarded, writable: true, enumerable: false, configurable: true });
-    defineProperty(global, name, { value: Guarded, writable: true, enumerable: false, configurable: true });
+    kit.standIn(name, Native, Guarded);
     if (name === "Set" || name === "Map") {
       const size = getOwnPropertyDescriptor(Native.prototype, "size")!.get!;
       charged(Native.prototype, "forEach", (receiver, args) => {
@@ -358,15 +348,7 @@ export function installCollectionGuards(kit: GuardKit): void {
       }
       return construct(Native, args, new.target === Guarded ? Native : new.target);
     };
-    defineProperty(Guarded, "name", { value: name, configurable: true });
-    defineProperty(Guarded, "length", { value: Native.length, configurable: true });
-    setPrototypeOf(Guarded, getPrototypeOf(Native));
-    for (const key of ownKeys(Native)) {
-      if (key === "name" || key === "length") continue;
-      defineProperty(Guarded, key, getOwnPropertyDescriptor(Native, key)!);
-    }
-    defineProperty(Native.prototype, "constructor", { value: Guarded, writable: true, enumerable: false, configurable: true });
-    defineProperty(global, name, { value: Guarded, writable: true, enumerable: false, configurable: true });
+    kit.standIn(name, Native, Guarded);
   };
   guardConstructor("ArrayBuffer", (args) => integer(args[0]));
   // A resizable buffer reserves its maximum without committing it: its growth is charged when it grows.

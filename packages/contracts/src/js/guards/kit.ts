@@ -29,6 +29,8 @@ export interface GuardKit {
   LEVEL_FRAME: number;
   /** Runs a native holding one LEVEL_FRAME of the stack model. */
   held<T>(run: () => T): T;
+  /** Puts a guarded constructor in the place of the global `name` (see the implementation). */
+  standIn(name: string, Native: Function, guarded: Function, options?: { parent?: object; skip?: (string | symbol)[] }): void;
   /** `units` of size-proportional work. */
   work(units: number): void;
   /** A string of `length` code units is about to be made. */
@@ -91,6 +93,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const getPrototypeOf = Reflect.getPrototypeOf;
   const ownKeys = Reflect.ownKeys;
   const isArray = Array.isArray;
+  const arrayIndexOf = Array.prototype.indexOf;
   const NativeString = String;
   /** ECMAScript's ToString: a symbol throws (String(symbol) would describe it instead). */
   const toText = (value: unknown): string => {
@@ -262,6 +265,24 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
       meter.pop(token, undefined);
     }
   };
+  /**
+   * Puts `guarded` where the global constructor `name` (`Native`) was: its name, `length`, static members
+   * (but `skip`) and prototype chain (`parent`, else Native's), and `Native.prototype.constructor` points at
+   * it, so that no contract reaches the native.
+   */
+  const standIn = (name: string, Native: Function, guarded: Function, options: { parent?: object; skip?: (string | symbol)[] } = {}): void => {
+    defineProperty(guarded, "name", { value: name, configurable: true });
+    defineProperty(guarded, "length", { value: Native.length, configurable: true });
+    setPrototypeOf(guarded, options.parent ?? getPrototypeOf(Native));
+    const keys = ownKeys(Native);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (key === "name" || key === "length" || (options.skip !== undefined && apply(arrayIndexOf, options.skip, [key]) >= 0)) continue;
+      defineProperty(guarded, key, getOwnPropertyDescriptor(Native, key)!);
+    }
+    defineProperty(Native.prototype, "constructor", { value: guarded, writable: true, enumerable: false, configurable: true });
+    defineProperty(global, name, { value: guarded, writable: true, enumerable: false, configurable: true });
+  };
   /** One wrapper per native, so that aliases stay one function (`values === [Symbol.iterator]`, `trimLeft === trimStart`). */
   const wrappers = new WeakMapCtor<Function, Function>();
   const replace = (owner: any, name: string | symbol, make: (original: Function) => Function) => {
@@ -294,6 +315,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     STACK_LIMIT: "Stack exceeding limit",
     LEVEL_FRAME,
     held,
+    standIn,
     work,
     makesString,
     makesElements,

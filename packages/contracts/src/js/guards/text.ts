@@ -8,7 +8,6 @@ export function installTextGuards(kit: GuardKit): void {
   const construct = Reflect.construct;
   const defineProperty = Object.defineProperty;
   const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
-  const ownKeys = Reflect.ownKeys;
   const isArray = Array.isArray;
   const objectKeys = Object.keys;
   const stringSlice = String.prototype.slice;
@@ -358,14 +357,7 @@ export function installTextGuards(kit: GuardKit): void {
     return makeRegExp(pattern, flags, new.target);
   } as unknown as RegExpConstructor;
   const RegExpProto = NativeRegExp.prototype;
-  defineProperty(GuardedRegExp, "prototype", { value: RegExpProto, writable: false, enumerable: false, configurable: false });
-  defineProperty(RegExpProto, "constructor", { value: GuardedRegExp, writable: true, enumerable: false, configurable: true });
-  defineProperty(GuardedRegExp, "length", { value: 2, configurable: true });
-  for (const key of ownKeys(NativeRegExp)) {
-    if (key === "prototype" || key === "length" || key === "name") continue;
-    defineProperty(GuardedRegExp, key, getOwnPropertyDescriptor(NativeRegExp, key)!);
-  }
-  defineProperty(global, "RegExp", { value: GuardedRegExp, writable: true, enumerable: false, configurable: true });
+  kit.standIn("RegExp", NativeRegExp, GuardedRegExp);
   delete (RegExpProto as { linear?: unknown }).linear; // would reveal the engine flag
   // The `l` the engine needs stays hidden: a contract sees the flags it asked for.
   const flagsGetter = getOwnPropertyDescriptor(RegExpProto, "flags")!.get!;
