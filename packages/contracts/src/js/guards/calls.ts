@@ -81,13 +81,15 @@ export function installCallGuards(kit: GuardKit): void {
    * ECMAScript does: every trap call costs a little work, and the keys an `ownKeys` trap returns (which V8
    * then walks natively, once per listing) are charged by their count, not by the target's.
    */
+  /** Each trap call (with the call's own 16): 1/32 step, what running it through the forwarder costs. */
+  const TRAP_UNITS = 112;
   const forwarding = (handler: object): ProxyHandler<object> => {
     const forwarder: Record<string, Function> = setPrototypeOf({}, null);
     for (let i = 0; i < TRAPS.length; i++) {
       const name = TRAPS[i]!;
       const fallback = nativeReflect[name]!;
       forwarder[name] = (...args: unknown[]) => {
-        work(0);
+        work(TRAP_UNITS);
         const trap = (handler as Record<string, unknown>)[name];
         if (trap === undefined || trap === null) return apply(fallback, undefined, args);
         if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '#<Object>' is not a function`);

@@ -313,6 +313,12 @@ export function installCollectionGuards(kit: GuardKit): void {
       return construct(Native, args, new.target === Guarded ? Native : new.target);
     };
     kit.standIn(name, Native, Guarded);
+    // A long string key is compared in full with an equal key of another string object.
+    const keyed = (_receiver: unknown, args: unknown[]) => {
+      const key = args[0];
+      if (typeof key === "string" && key.length > 64) work(key.length);
+    };
+    for (const method of name === "Map" || name === "WeakMap" ? ["get", "has", "set", "delete"] : ["has", "add", "delete"]) charged(Native.prototype, method, keyed);
     if (name === "Set" || name === "Map") {
       const size = getOwnPropertyDescriptor(Native.prototype, "size")!.get!;
       charged(Native.prototype, "forEach", (receiver, args) => {

@@ -462,7 +462,6 @@ export function installTextGuards(kit: GuardKit): void {
       }
       // The output's length so far (leaves, keys and punctuation; containers are not counted twice).
       let produced = 0;
-      let values = 0;
       const emit = (text: string): string => {
         produced += text.length;
         if (produced > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
@@ -478,7 +477,7 @@ export function installTextGuards(kit: GuardKit): void {
         work(own);
       };
       const serialize = (holder: any, key: string, indent: string): string | undefined => {
-        if (++values % 4 === 0) meter.charge(1);
+        meter.charge(1);
         let v = holder[key];
         if (v !== null && (typeof v === "object" || typeof v === "function")) {
           const toJSON = (v as { toJSON?: unknown }).toJSON;
