@@ -9,9 +9,6 @@ import { fileURLToPath } from "node:url";
  */
 const KNOWN_SURVIVORS = [
   "certificate-any-proposer",
-  "certificate-one-prepare",
-  "certificate-duplicate-signers",
-  "certificate-any-digest",
   "commit-proof-mixed-views",
   "no-persist-before-send",
   "old-view-prepares",

@@ -83,6 +83,16 @@ describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreeme
     });
   }
 
+  it(`n=7: ${ADVERSARY_SEEDS} runs with two colluding Byzantine replicas forging prepared certificates`, () => {
+    const { failures } = runSeeds(range(16000, ADVERSARY_SEEDS), (seed) => ({
+      seed,
+      n: 7,
+      byzantine: { replica: seed % 7, accomplice: (seed + 1 + (seed % 3)) % 7, behaviors: ["forged-certificate"] },
+      pipeline: 1 + (seed % 3),
+    }));
+    expect(failures).to.deep.equal([]);
+  });
+
   it(`n=4: ${ADVERSARY_SEEDS} runs with an equivocating primary that also replays old messages, while a backup crashes and restarts`, () => {
     const { failures } = runSeeds(range(13000, ADVERSARY_SEEDS), (seed) => ({
       seed,

@@ -1,4 +1,5 @@
-import { open, sign, type Body, type ConsensusCrypto, type SignedMessage, type Verifier } from "../../src/index.js";
+import { open, sign, type Body, type ConsensusCrypto, type PrePrepare, type SignedMessage, type Verifier, type ViewChange, type Vote } from "../../src/index.js";
+import type { Signed } from "../../src/messages.js";
 import { sha256Hex } from "./crypto.js";
 import type { Prng } from "./prng.js";
 
@@ -21,7 +22,13 @@ export type ByzantineBehavior =
   /** Pre-prepares of its own for seqs it is not the primary of, with plausible values. */
   | "fake-pre-prepares"
   /** Its VIEW-CHANGE claims a stable checkpoint far ahead, proven by its own CHECKPOINT alone. */
-  | "forged-checkpoint-proof";
+  | "forged-checkpoint-proof"
+  /**
+   * With an accomplice (a second Byzantine replica lending its key): its VIEW-CHANGE carries a certificate
+   * for a value nobody proposed, pre-prepared by whichever of the two was a recent view's primary, with the
+   * other's PREPARE alone, that PREPARE repeated, or the PREPAREs honest replicas sent for another value.
+   */
+  | "forged-certificate";
 
 export const BYZANTINE_BEHAVIORS: ByzantineBehavior[] = [
   "conflicting-votes",
@@ -33,6 +40,7 @@ export const BYZANTINE_BEHAVIORS: ByzantineBehavior[] = [
   "mismatched-value",
   "fake-pre-prepares",
   "forged-checkpoint-proof",
+  "forged-certificate",
 ];
 
 /**
@@ -41,6 +49,8 @@ export const BYZANTINE_BEHAVIORS: ByzantineBehavior[] = [
  */
 export class ByzantineReplica {
   private readonly history: SignedMessage[] = [];
+  /** PREPAREs it received, by "view/seq". */
+  private readonly prepares = new Map<string, Signed<Vote>[]>();
 
   constructor(
     readonly replica: number,
@@ -48,7 +58,17 @@ export class ByzantineReplica {
     private readonly crypto: ConsensusCrypto,
     private readonly verifier: Verifier,
     private readonly random: Prng,
+    private readonly accomplice?: { replica: number; crypto: ConsensusCrypto },
   ) {}
+
+  /** A message delivered to this replica (its PREPAREs feed forged certificates). */
+  observe(message: SignedMessage): void {
+    const signed = open(this.verifier, message);
+    if (signed?.body.kind !== "prepare") return;
+    const key = `${signed.body.view}/${signed.body.seq}`;
+    const held = this.prepares.get(key) ?? [];
+    if (held.length < 16) this.prepares.set(key, [...held, signed as Signed<Vote>]);
+  }
 
   /** The messages that go to `to` instead of `message`. */
   tamper(to: number, message: SignedMessage): SignedMessage[] {
@@ -78,6 +98,7 @@ export class ByzantineReplica {
       // The signature covers the digest only: another value beside it needs no new signature.
       return [{ ...message, value: new TextEncoder().encode(`value/mismatched/${body.seq}`) }];
     }
+    if (body.kind === "view-change" && has("forged-certificate") && this.accomplice) body = this.forgeCertificate(body);
     if (body.kind === "view-change" && has("forged-checkpoint-proof")) {
       const stableSeq = body.stableSeq + 4 * 8;
       const stableDigest = sha256Hex(`forged-state/${stableSeq}`);
@@ -98,6 +119,24 @@ export class ByzantineReplica {
     out.push(body === signed.body ? message : this.sign(body));
     if (has("replay") && this.random.chance(0.3)) out.push(this.history[this.random.int(0, this.history.length - 1)]!);
     return out;
+  }
+
+  private forgeCertificate(vc: ViewChange): ViewChange {
+    const accomplice = this.accomplice!;
+    const n = this.verifier.validators.length;
+    let w = vc.view - 1;
+    while (w >= 0 && w % n !== this.replica && w % n !== accomplice.replica) w--;
+    if (w < 0) return vc;
+    const seq = vc.stableSeq + 1;
+    const proposer = w % n;
+    const [ownCrypto, other, otherCrypto] = proposer === this.replica ? [this.crypto, accomplice.replica, accomplice.crypto] : [accomplice.crypto, this.replica, this.crypto];
+    const digest = sha256Hex(`value/forged/${w}/${seq}`);
+    const prePrepare = sign<PrePrepare>(ownCrypto, { kind: "pre-prepare", view: w, seq, replica: proposer, value: undefined, digest });
+    const partner = sign<Vote>(otherCrypto, { kind: "prepare", view: w, seq, replica: other, digest });
+    const variant = this.random.int(0, 2);
+    const honest = (this.prepares.get(`${w}/${seq}`) ?? []).filter((p) => p.body.replica !== proposer).slice(0, this.verifier.quorum - 1);
+    const prepares = variant === 0 ? [partner] : variant === 1 ? Array(this.verifier.quorum - 1).fill(partner) : honest.length > 0 ? honest : [partner];
+    return { ...vc, prepared: [{ prePrepare, prepares }, ...vc.prepared.filter((c) => c.prePrepare.body.seq !== seq)] };
   }
 
   private sign(body: Body): SignedMessage {

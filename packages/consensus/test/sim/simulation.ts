@@ -44,7 +44,7 @@ export interface SimulationOptions {
   /** Broken replicas: they prepare and commit with `quorum` votes. */
   unsafe?: { replicas: number[]; quorum: number };
   /** A Byzantine replica: what it sends is replaced by hostile messages signed with its key (adversary.ts). */
-  byzantine?: { replica: number; behaviors: ByzantineBehavior[] };
+  byzantine?: { replica: number; behaviors: ByzantineBehavior[]; accomplice?: number };
   /** During chaos the network splits in two for a while, now and then, and heals. */
   partitions?: boolean;
   /**
@@ -156,18 +156,23 @@ export class Simulation {
           unsafeQuorum: this.options.unsafe?.replicas.includes(i) ? this.options.unsafe.quorum : undefined,
         }),
     );
-    this.network = new Network(this.clock, this.random, (to, _from, message) => this.alive(to) && this.handle(to, this.nodes[to].replica.receive(message, this.clock.now)));
+    this.network = new Network(this.clock, this.random, (to, _from, message) => {
+      if (!this.alive(to)) return;
+      if (to === this.byzantine?.replica) this.byzantine.observe(message);
+      this.handle(to, this.nodes[to].replica.receive(message, this.clock.now));
+    });
     const byzantine = this.options.byzantine;
     if (byzantine) {
       const config = this.nodes[byzantine.replica].config;
-      this.byzantine = new ByzantineReplica(byzantine.replica, byzantine.behaviors, config.crypto, verifierOf(config), this.random);
+      const accomplice = byzantine.accomplice === undefined ? undefined : { replica: byzantine.accomplice, crypto: this.nodes[byzantine.accomplice].config.crypto };
+      this.byzantine = new ByzantineReplica(byzantine.replica, byzantine.behaviors, config.crypto, verifierOf(config), this.random, accomplice);
     }
   }
 
   run(): SimulationResult {
     const o = this.options;
     this.nodes.forEach((_, i) => this.clock.schedule(this.random.int(0, o.tickMs), () => this.tick(i)));
-    const candidates = this.nodes.map((_, i) => i).filter((i) => !(o.equivocatingPrimary && i === 0) && i !== o.byzantine?.replica);
+    const candidates = this.nodes.map((_, i) => i).filter((i) => !(o.equivocatingPrimary && i === 0) && i !== o.byzantine?.replica && i !== o.byzantine?.accomplice);
     const crash = (i: number) => {
       if (!this.chaotic) return;
       this.nodes[i].crashed = true;
