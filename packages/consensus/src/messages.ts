@@ -46,11 +46,16 @@ export function withoutValue(pp: Signed<PrePrepare>): Signed<PrePrepare> {
   return { body: { ...pp.body, value: undefined }, wire: { message: pp.wire.message, signature: pp.wire.signature } };
 }
 
-/** Decodes and checks a message from the network; undefined when anything about it is wrong. */
-export function open(verifier: Verifier, wire: SignedMessage): Signed | undefined {
+/**
+ * Decodes and checks a message from the network; undefined when anything about it is wrong. Only a
+ * pre-prepare may carry a value beside its signature, and only at the top level: anything else with one
+ * is refused, or a Byzantine replica could pad votes that end up in certificates, proofs and snapshots.
+ */
+export function open(verifier: Verifier, wire: SignedMessage, nested = false): Signed | undefined {
   try {
     const message = wire.message ?? new Uint8Array(0);
     const body = fromWire(verifier, codecs.PbftMessage.decode(message), wire.value);
+    if (wire.value !== undefined && (nested || body.kind !== "pre-prepare")) return undefined;
     if (!verifier.crypto.verify(body.replica, concatBytes(DOMAIN, message), wire.signature ?? new Uint8Array(0))) return undefined;
     return { body, wire };
   } catch {
@@ -59,7 +64,15 @@ export function open(verifier: Verifier, wire: SignedMessage): Signed | undefine
 }
 
 export function openAs<K extends Body["kind"]>(verifier: Verifier, wire: SignedMessage | undefined, ...kinds: K[]): Signed<Extract<Body, { kind: K }>> {
-  const signed = wire && open(verifier, wire);
+  return opened(wire && open(verifier, wire), kinds);
+}
+
+/** A message inside another (a certificate, a proof, a NEW-VIEW's parts): never with a value. */
+function openNested<K extends Body["kind"]>(verifier: Verifier, wire: SignedMessage | undefined, ...kinds: K[]): Signed<Extract<Body, { kind: K }>> {
+  return opened(wire && open(verifier, wire, true), kinds);
+}
+
+function opened<K extends Body["kind"]>(signed: Signed | undefined, kinds: K[]): Signed<Extract<Body, { kind: K }>> {
   if (!signed || !(kinds as string[]).includes(signed.body.kind)) throw new Malformed(`expected a signed ${kinds.join(" or ")}`);
   return signed as Signed<Extract<Body, { kind: K }>>;
 }
@@ -129,10 +142,10 @@ function fromWire(verifier: Verifier, message: PbftMessage, carried: Uint8Array 
       view: num(vc.view),
       stableSeq: num(vc.stable_seq),
       stableDigest: hex(vc.stable_digest),
-      checkpointProof: (vc.checkpoint_proof ?? []).map((w) => openAs(verifier, w, "checkpoint")),
+      checkpointProof: (vc.checkpoint_proof ?? []).map((w) => openNested(verifier, w, "checkpoint")),
       prepared: (vc.prepared ?? []).map((p) => ({
-        prePrepare: openAs(verifier, p.pre_prepare, "pre-prepare"),
-        prepares: (p.prepares ?? []).map((w) => openAs(verifier, w, "prepare")),
+        prePrepare: openNested(verifier, p.pre_prepare, "pre-prepare"),
+        prepares: (p.prepares ?? []).map((w) => openNested(verifier, w, "prepare")),
       })),
       replica: replica(vc.replica),
     };
@@ -141,8 +154,8 @@ function fromWire(verifier: Verifier, message: PbftMessage, carried: Uint8Array 
     return {
       kind: "new-view",
       view: num(nv.view),
-      viewChanges: (nv.view_changes ?? []).map((w) => openAs(verifier, w, "view-change")),
-      prePrepares: (nv.pre_prepares ?? []).map((w) => openAs(verifier, w, "pre-prepare")),
+      viewChanges: (nv.view_changes ?? []).map((w) => openNested(verifier, w, "view-change")),
+      prePrepares: (nv.pre_prepares ?? []).map((w) => openNested(verifier, w, "pre-prepare")),
       replica: replica(nv.replica),
     };
   }

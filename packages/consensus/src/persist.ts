@@ -33,6 +33,11 @@ export interface PersistedInstance {
   validated: boolean;
   prepared?: { prePrepare: string; prepares: string[] };
   votes: string[];
+  /**
+   * Other values this replica holds for the seq (hex), besides the pre-prepares above: a value it checked in
+   * an earlier view may be the one a later view decides, and then nobody else may have it.
+   */
+  values?: string[];
 }
 
 export function snapshotState(state: ReplicaState, checkpoints: Signed<Checkpoint>[]): PersistedState {
@@ -52,6 +57,7 @@ export function snapshotState(state: ReplicaState, checkpoints: Signed<Checkpoin
       validated: instance.validated,
       prepared: instance.prepared && { prePrepare: hex(instance.prepared.prePrepare), prepares: instance.prepared.prepares.map(hex) },
       votes: [...instance.prepares.values(), ...instance.commits.values()].map(hex),
+      values: otherValues(instance).map(valueHex),
     })),
     checkpoints: checkpoints.map(hex),
     newView: state.newView && hex(state.newView),
@@ -75,6 +81,10 @@ export function restoreState(verifier: Verifier, saved: PersistedState): Replica
       if (prePrepare.body.value !== undefined) instance.values.set(prePrepare.body.digest, prePrepare.body.value);
     }
     for (const vote of item.votes) instance.addVote(read(verifier, vote, "prepare", "commit"));
+    for (const text of item.values ?? []) {
+      const value = fromHex(text);
+      instance.values.set(verifier.crypto.digest(value), value);
+    }
     instance.committed = instance.commitCertificate(verifier.quorum);
     log.set(item.seq, instance);
   }
@@ -92,6 +102,27 @@ export function restoreState(verifier: Verifier, saved: PersistedState): Replica
     viewChanges,
     newView: saved.newView === undefined ? undefined : read(verifier, saved.newView, "new-view"),
   };
+}
+
+/** Values kept for a seq per snapshot, newest first: enough for a few view changes over one seq. */
+const VALUES_KEPT = 8;
+
+/** The values of an instance that its stored pre-prepares do not carry. */
+function otherValues(instance: Instance): Uint8Array[] {
+  const carried = new Set([instance.prePrepare?.body.value, instance.prepared?.prePrepare.body.value]);
+  const others = [...instance.values.values()].filter((v): v is Uint8Array => v !== null && !carried.has(v));
+  return others.slice(-VALUES_KEPT);
+}
+
+const valueHexForms = new WeakMap<Uint8Array, string>();
+
+function valueHex(value: Uint8Array): string {
+  let text = valueHexForms.get(value);
+  if (text === undefined) {
+    text = toHex(value);
+    valueHexForms.set(value, text);
+  }
+  return text;
 }
 
 /** Hex forms already computed: a pre-prepare holds a whole ledger's value and is snapshotted many times. */

@@ -135,3 +135,58 @@ describe("View changes under load: bounded messages", () => {
     expect(out.sync).to.deep.include({ targetSeq: 1 });
   });
 });
+
+describe("Byzantine review of the value-less pre-prepares (2026-11-25)", () => {
+  it("keeps a value it checked in an earlier view across a restart: a later view may decide it, and nobody else may have it", () => {
+    const c = new Cluster(4, { idle: true, viewTimeoutMs: 1000 });
+    const byzantine = 0; // primary of view 0
+    // View 0: X reaches replicas 1 and 2 only; their PREPAREs reach the primary and 3, not each other.
+    c.propose(byzantine, "X");
+    c.deliver((e) => {
+      if (e.from === byzantine) return e.kind === "pre_prepare" && (e.to === 1 || e.to === 2);
+      if (e.kind === "prepare") return !((e.from === 1 && e.to === 2) || (e.from === 2 && e.to === 1));
+      return true;
+    });
+    for (const i of [1, 2, 3]) c.tick(i, 1000);
+    c.deliver((e) => e.from !== byzantine && e.to !== byzantine);
+    // View 1: the honest primary's Y replaces X in the pre-prepares 2 and 3 hold; then 1, 2, 3 restart.
+    c.now = 1100;
+    c.propose(1, "Y");
+    c.deliver((e) => e.kind === "pre_prepare" && e.to !== byzantine);
+    c.queue = [];
+    for (const i of [1, 2, 3]) c.replicas[i] = new Replica(c.configs[i], JSON.parse(JSON.stringify(c.replicas[i].snapshot())) as PersistedState, 1200);
+    // View 2: the Byzantine replica's VIEW-CHANGE (X's certificate from view 0) reaches the new primary first.
+    for (const i of [1, 2, 3]) c.tick(i, 5000);
+    const viewChanges = c.queue.filter((e) => e.kind === "view_change");
+    c.queue = [];
+    for (const e of viewChanges.filter((e) => e.to === byzantine)) c.take(byzantine, c.replicas[byzantine].receive(e.message, c.now));
+    const its = c.queue.filter((e) => e.from === byzantine && e.kind === "view_change");
+    c.queue = [];
+    for (const e of its.filter((e) => e.to === 2)) c.take(2, c.replicas[2].receive(e.message, c.now));
+    c.queue.push(...viewChanges.filter((e) => e.to !== byzantine), ...its.filter((e) => e.to !== 2));
+    // The Byzantine replica withholds X from now on.
+    c.deliver((e) => e.from !== byzantine);
+    const delivered = (i: number) => c.commits[i].map((x) => new TextDecoder().decode(x.value!));
+    expect(delivered(1)).to.deep.equal(["X"]);
+    expect(delivered(2)).to.deep.equal(["X"]);
+  });
+
+  it("refuses a vote, checkpoint or nested message padded with a value beside its signature", () => {
+    const c = new Cluster(4, { idle: true, viewTimeoutMs: 1000 });
+    const pad = new Uint8Array(1 << 20).fill(7);
+    c.propose(0, "ledger 1");
+    c.deliver((e) => {
+      if (e.from === 3 && e.to === 1 && e.kind !== "pre_prepare") {
+        c.take(1, c.replicas[1].receive({ ...e.message, value: pad }, c.now));
+        return false;
+      }
+      return true;
+    });
+    // Replica 3's padded votes were refused: replica 1 holds the primary's, 2's and its own only, and
+    // the commit certificate it delivered (from 0, 1, 2) carries no padding.
+    expect(c.replicas[1].status().instances[0]!.commits).to.not.include("validator-3");
+    const proof = c.commits[1][0]!.proof;
+    expect(proof.commits!.every((w) => w.value === undefined)).to.equal(true);
+    expect(JSON.stringify(c.replicas[1].snapshot()).length).to.be.below(64 * 1024);
+  });
+});

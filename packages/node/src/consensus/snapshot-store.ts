@@ -56,7 +56,8 @@ function changed(a: PersistedInstance, b: PersistedInstance): boolean {
     a.prePrepare !== b.prePrepare ||
     a.prepared?.prePrepare !== b.prepared?.prePrepare ||
     !sameStrings(a.prepared?.prepares ?? [], b.prepared?.prepares ?? []) ||
-    !sameStrings(a.votes, b.votes)
+    !sameStrings(a.votes, b.votes) ||
+    !sameStrings(a.values ?? [], b.values ?? [])
   );
 }
 
