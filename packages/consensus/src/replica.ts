@@ -41,6 +41,12 @@ export class Replica {
   private checkpointResendAt = Infinity;
   /** When we last sent our stable checkpoint's proof to each replica. */
   private readonly proofSentAt = new Map<number, number>();
+  /**
+   * The view whose primary the node suspects (censorship): this replica withholds its PREPAREs there, so
+   * that f+1 suspecting replicas stop the view's progress and its timers replace the primary, while one
+   * suspecting alone stays in the view and keeps up through the others' commits.
+   */
+  private suspected?: number;
   /** Since when we know others are ahead (undefined: we are not behind). */
   private behindSince?: number;
   /** Work produced outside a call (validate requests after a restart), returned by the next call. */
@@ -154,7 +160,7 @@ export class Replica {
         return;
       }
       instance.validated = true;
-      if (this.self !== this.primary()) this.vote("prepare", instance);
+      if (this.self !== this.primary() && this.suspected !== s.view) this.vote("prepare", instance);
       this.tryPrepared(instance);
     });
   }
@@ -205,7 +211,26 @@ export class Replica {
    */
   suspectPrimary(reason: string, nowMs: number): Output {
     return this.step(nowMs, () => {
-      if (this.state.viewActive) this.startViewChange(this.state.view + 1, reason);
+      const s = this.state;
+      if (!s.viewActive || this.primary() === this.self || this.suspected === s.view) return;
+      this.suspected = s.view;
+      this.event(`suspecting the primary of view ${s.view} (${reason}): no PREPARE for its new proposals`);
+    });
+  }
+
+  /** The node's grounds are gone (nothing overdue any more): PREPARE the current primary's proposals again. */
+  trustPrimary(nowMs: number): Output {
+    return this.step(nowMs, () => {
+      const s = this.state;
+      if (this.suspected !== s.view) return;
+      this.suspected = undefined;
+      this.event(`trusting the primary of view ${s.view} again`);
+      for (const instance of s.log.values()) {
+        if (instance.view === s.view && instance.validated && !instance.prepares.has(this.self) && !instance.committed) {
+          this.vote("prepare", instance);
+          this.tryPrepared(instance);
+        }
+      }
     });
   }
 

@@ -88,16 +88,36 @@ describe("Restarts: the NEW-VIEW survives", () => {
 });
 
 describe("Censorship: the node's suspicion", () => {
-  it("changes view when f+1 replicas suspect the primary, never for one alone", () => {
+  it("withholds PREPAREs from a suspected primary: f+1 suspecting replicas change the view, one alone keeps up", () => {
     const c = new Cluster(4, { idle: true, viewTimeoutMs: 1000 });
     c.propose(0, "ledger 1");
     c.deliver();
+    // Replica 1 alone suspects: the others still decide, and it delivers through their commits.
     c.take(1, c.replicas[1].suspectPrimary("left out a transaction", 100));
+    c.propose(0, "ledger 2");
     c.deliver();
-    expect(c.replicas[2].status()).to.include({ view: 0, viewActive: true });
-    c.take(2, c.replicas[2].suspectPrimary("left out a transaction", 100));
+    expect(c.commits.map((x) => x.length)).to.deep.equal([2, 2, 2, 2]);
+    expect(c.replicas[1].status()).to.include({ view: 0, viewActive: true });
+    // Replica 2 suspects too: no quorum of PREPAREs, the view times out everywhere and changes.
+    c.take(2, c.replicas[2].suspectPrimary("left out a transaction", 200));
+    c.now = 300;
+    c.propose(0, "ledger 3");
+    c.deliver();
+    expect(c.commits.map((x) => x.length)).to.deep.equal([2, 2, 2, 2]);
+    for (const i of [0, 1, 2, 3]) c.tick(i, 1300);
     c.deliver();
     for (const i of [0, 1, 2, 3]) expect(c.replicas[i].status(), `replica ${i}`).to.include({ view: 1, viewActive: true, primary: 1 });
+  });
+
+  it("PREPAREs again once the node trusts the primary", () => {
+    const c = new Cluster(4, { idle: true, viewTimeoutMs: 1000 });
+    for (const i of [1, 2]) c.take(i, c.replicas[i].suspectPrimary("left out a transaction", 0));
+    c.propose(0, "ledger 1");
+    c.deliver();
+    expect(c.commits.map((x) => x.length)).to.deep.equal([0, 0, 0, 0]);
+    c.take(1, c.replicas[1].trustPrimary(10));
+    c.deliver();
+    expect(c.commits.map((x) => x.length)).to.deep.equal([1, 1, 1, 1]);
   });
 });
 

@@ -12,6 +12,12 @@ describe("CensorshipWatch", () => {
     expect(verdicts.at(-1)).to.match(/the primary of view 0 closed 3 ledgers with room without transaction abab/);
   });
 
+  it("raises one suspicion per transaction at most (one that no primary includes stays out)", () => {
+    const watch = new CensorshipWatch(6000, 50);
+    for (let i = 0; i < CENSORSHIP_STRIKES; i++) watch.ledgerClosed(0, 3, tx, 7000 + i);
+    for (let i = 0; i < 3 * CENSORSHIP_STRIKES; i++) expect(watch.ledgerClosed(1, 3, tx, 9000 + i)).to.equal(undefined);
+  });
+
   it("never suspects a busy primary, a young transaction, a new view, or a transaction that went in", () => {
     const watch = new CensorshipWatch(6000, 50);
     for (let i = 0; i < 10; i++) expect(watch.ledgerClosed(0, 50, tx, 7000 + i)).to.equal(undefined);

@@ -61,6 +61,38 @@ describe("LedgerSync: a peer's announced tip", () => {
     expect(logs.at(-1)).to.match(/for 20 s/);
   });
 
+  it("does not hold it against a peer that its answer starts below a tip this validator reached meanwhile", async () => {
+    const tip = { seq: 5n, hash: new Uint8Array(32) };
+    const answering = new LedgerSync({
+      ledgers: { lastHeader: tip },
+      network: {
+        onRequest: () => {},
+        broadcast: () => {},
+        // The answer arrives after this validator closed ledger 6 by its own commit.
+        request: async () => {
+          tip.seq = 6n;
+          return codecs.SyncResponse.encode({ decisions: [{ seq: 6n }] });
+        },
+      },
+      verifier: {},
+      log: (line: string) => logs.push(line),
+      now: () => clock.now,
+      enqueue: (task: () => Promise<void>) => void task(),
+      onSynced: () => {},
+    } as unknown as LedgerSyncParts);
+    answering.start();
+    try {
+      answering.onPeerStatus("honest", codecs.ChainStatus.encode({ ledger_seq: 7n }));
+      answering.considerSync();
+      expect(answering.syncing).to.equal(true);
+      for (let i = 0; i < 100 && answering.syncing; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(tip.seq).to.equal(6n);
+      expect(logs.filter((l) => /not believing|where 7 was next/.test(l))).to.deep.equal([]);
+    } finally {
+      answering.stop();
+    }
+  });
+
   it("forgets a tip that is not announced again", () => {
     announce("gone", 50n);
     expect(sync.networkTip).to.equal(50n);

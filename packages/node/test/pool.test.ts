@@ -19,6 +19,17 @@ describe("TxPool", () => {
     expect(DEFAULT_POOL_LIMITS).to.deep.equal({ total: 10_240, perAccount: 64, expiryMs: 600_000 });
   });
 
+  it("lets a lower nonce push out an account's highest when the account's queue is full (a later one is refused)", async () => {
+    const pool = new TxPool({ total: 100, perAccount: 2, expiryMs: 1000 });
+    const [five, six, four, seven] = await Promise.all([tx(A, 5n), tx(A, 6n), tx(A, 4n), tx(A, 7n)]);
+    pool.insert(five, 0);
+    pool.insert(six, 0);
+    expect(await codeOf(() => pool.insert(seven, 1))).to.equal(ErrorCode.TX_POOL_FULL);
+    expect(pool.insert(four, 1)).to.equal("added");
+    expect(pool.get(six.hashHex)).to.equal(undefined);
+    expect([pool.get(four.hashHex), pool.get(five.hashHex)].every(Boolean)).to.equal(true);
+  });
+
   it("treats the same hash twice as a duplicate", async () => {
     const pool = new TxPool();
     const t = await tx(A, 1n);

@@ -1,6 +1,8 @@
 /** Ledgers with room that a primary may close without an overdue transaction before it is suspected. */
 export const CENSORSHIP_STRIKES = 3;
 
+const ACCUSED_KEPT = 10_000;
+
 /** What the watch is told about the oldest transaction this validator could see go into the next ledger. */
 export interface OverdueTx {
   hashHex: string;
@@ -14,10 +16,13 @@ export interface OverdueTx {
  * the tip and has waited `patienceMs` (long enough to have been passed on to the primary more than once),
  * is overdue. Each ledger the primary of one view then closes without it while it had room (fewer than
  * `roomTxs` transactions: the least any proposal may hold) is a strike; CENSORSHIP_STRIKES strikes in a view
- * are grounds for a view change. A busy primary (full ledgers) is never suspected.
+ * are grounds for suspicion (the replica withholds its PREPAREs; f+1 suspecting replicas change the view).
+ * A busy primary (full ledgers) is never suspected, and each transaction raises a suspicion once at most.
  */
 export class CensorshipWatch {
   private strikes?: { view: number; hashHex: string; count: number };
+  /** Transactions a suspicion was raised for: each raises one at most (one no primary can include stays out). */
+  private readonly accused = new Set<string>();
 
   constructor(
     private readonly patienceMs: number,
@@ -26,13 +31,15 @@ export class CensorshipWatch {
 
   /** A ledger decided in `view` closed with `included` transactions; answers a reason to suspect its primary. */
   ledgerClosed(view: number, included: number, oldest: OverdueTx | undefined, nowMs: number): string | undefined {
-    if (!oldest || nowMs - oldest.arrival < this.patienceMs || included >= this.roomTxs) {
+    if (!oldest || nowMs - oldest.arrival < this.patienceMs || included >= this.roomTxs || this.accused.has(oldest.hashHex)) {
       this.strikes = undefined;
       return undefined;
     }
     if (this.strikes?.view !== view || this.strikes.hashHex !== oldest.hashHex) this.strikes = { view, hashHex: oldest.hashHex, count: 0 };
     if (++this.strikes.count < CENSORSHIP_STRIKES) return undefined;
     this.strikes = undefined;
+    this.accused.add(oldest.hashHex);
+    if (this.accused.size > ACCUSED_KEPT) this.accused.delete(this.accused.values().next().value!);
     return `the primary of view ${view} closed ${CENSORSHIP_STRIKES} ledgers with room without transaction ${oldest.hashHex.slice(0, 16)}…, waiting ${Math.round((nowMs - oldest.arrival) / 1000)} s`;
   }
 }

@@ -336,6 +336,7 @@ export class ConsensusService {
       if (this.stopped) return;
       const suspicion = this.censorship.ledgerClosed(view, included, overdue, this.now());
       if (suspicion) this.handle(this.replica.suspectPrimary(suspicion, this.now()));
+      else if (!overdue) this.handle(this.replica.trustPrimary(this.now()));
     });
   }
 

@@ -45,6 +45,8 @@ export async function applyDecisions(
   let applied = 0;
   for (const decision of decisions) {
     const seq = ledgers.lastHeader.seq! + 1n;
+    // Ledgers closed here meanwhile (by this validator's own commits) are skipped, not held against the peer.
+    if (decision.seq !== undefined && decision.seq < seq) continue;
     if (decision.seq !== seq) return { applied, refused: `the peer sent ledger ${decision.seq} where ${seq} was next` };
     if (!verifyCommitProof(verifier, Number(seq), decisionDigest(decision), decision.proof ?? {})) {
       return { applied, refused: `the commit proof of ledger ${seq} does not verify` };
@@ -207,7 +209,9 @@ export class LedgerSync {
     if (result.applied > 0) {
       log(`sync: applied ${result.applied} ledgers from ${peer}, now at ${ledgers.lastHeader.seq}`);
       this.distrusted.delete(peer);
-    } else if (announced >= from) this.distrust(peer, result.refused ?? `it announced ledger ${announced} and sent none from ${from}`);
+    } else if (result.refused || (announced >= from && ledgers.lastHeader.seq! < from)) {
+      this.distrust(peer, result.refused ?? `it announced ledger ${announced} and sent none from ${from}`);
+    }
     if (result.refused) log(`sync: ${peer}: ${result.refused}`);
     return result.applied;
   }

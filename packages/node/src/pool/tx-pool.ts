@@ -70,8 +70,12 @@ export class TxPool {
       return "replaced";
     }
     if (this.byHash.size >= this.limits.total) throw new ChainError(ErrorCode.TX_POOL_FULL, `the transaction pool is full (${this.limits.total})`);
-    if ((queue?.size ?? 0) >= this.limits.perAccount) {
-      throw new ChainError(ErrorCode.TX_POOL_FULL, `${source} already has ${this.limits.perAccount} transactions waiting`);
+    if (queue && queue.size >= this.limits.perAccount) {
+      // A lower nonce pushes out the account's highest one: it goes into a ledger first, and a pool that
+      // held only the later ones would never propose the account (validators with the lower one would wait).
+      const highest = [...queue.keys()].reduce((a, b) => (b > a ? b : a));
+      if (nonce > highest) throw new ChainError(ErrorCode.TX_POOL_FULL, `${source} already has ${this.limits.perAccount} transactions waiting`);
+      this.delete(queue.get(highest)!);
     }
     this.put(tx, now);
     return "added";
