@@ -41,6 +41,8 @@ export class Replica {
   private checkpointResendAt = Infinity;
   /** When we last sent our stable checkpoint's proof to each replica. */
   private readonly proofSentAt = new Map<number, number>();
+  /** When we last passed our NEW-VIEW on to each replica. */
+  private readonly newViewSentAt = new Map<number, number>();
   /**
    * The view whose primary the node suspects (censorship): this replica withholds its PREPAREs there, so
    * that f+1 suspecting replicas stop the view's progress and its timers replace the primary, while one
@@ -537,7 +539,12 @@ export class Replica {
     const { view, replica } = vc.body;
     if (view < s.view || (view === s.view && s.viewActive)) {
       // The sender missed the NEW-VIEW that started our view (or a later one than it asks for): pass it on.
-      if (s.viewActive && s.newView) this.out.send.push({ to: replica, message: s.newView.wire });
+      // At most once per replica and view timeout: stale VIEW-CHANGEs must not make us send NEW-VIEWs in a loop.
+      const last = this.newViewSentAt.get(replica);
+      if (s.viewActive && s.newView && (last === undefined || this.now - last >= this.config.viewTimeoutMs)) {
+        this.newViewSentAt.set(replica, this.now);
+        this.out.send.push({ to: replica, message: s.newView.wire });
+      }
       return;
     }
     const held = s.viewChanges.get(replica);

@@ -2,7 +2,7 @@
 // "What a Byzantine validator cannot do"). Each fails on the code before its fix.
 import { expect } from "chai";
 import { codecs } from "@chainsim/protocol";
-import { Replica, sign, type PersistedState, type SignedMessage, type Vote } from "../src/index.js";
+import { Replica, sign, type PersistedState, type SignedMessage, type ViewChange, type Vote } from "../src/index.js";
 import { Cluster } from "./cluster.js";
 
 describe("Byzantine validators: stalls and forced view changes", () => {
@@ -208,5 +208,18 @@ describe("Byzantine review of the value-less pre-prepares (2026-11-25)", () => {
     const proof = c.commits[1][0]!.proof;
     expect(proof.commits!.every((w) => w.value === undefined)).to.equal(true);
     expect(JSON.stringify(c.replicas[1].snapshot()).length).to.be.below(64 * 1024);
+  });
+});
+
+describe("Replies a Byzantine replica could make us repeat", () => {
+  it("passes its NEW-VIEW on to a replica once per view timeout, however many stale VIEW-CHANGEs it sends", () => {
+    const c = new Cluster(4, { viewTimeoutMs: 1000 });
+    for (const i of [0, 1, 2, 3]) c.tick(i, 1000);
+    c.deliver();
+    expect(c.replicas[2].status()).to.include({ view: 1, viewActive: true });
+    const stale = sign<ViewChange>(c.configs[3].crypto, { kind: "view-change", view: 1, stableSeq: 0, stableDigest: "", checkpointProof: [], prepared: [], replica: 3 }).wire;
+    const sent = [0, 1, 2, 3, 4].map((k) => c.replicas[2].receive(stale, 1000 + k).send.length);
+    expect(sent).to.deep.equal([1, 0, 0, 0, 0]);
+    expect(c.replicas[2].receive(stale, 2001).send).to.have.length(1);
   });
 });

@@ -134,9 +134,30 @@ export class ByzantineReplica {
     const prePrepare = sign<PrePrepare>(ownCrypto, { kind: "pre-prepare", view: w, seq, replica: proposer, value: undefined, digest });
     const partner = sign<Vote>(otherCrypto, { kind: "prepare", view: w, seq, replica: other, digest });
     const variant = this.random.int(0, 2);
-    const honest = (this.prepares.get(`${w}/${seq}`) ?? []).filter((p) => p.body.replica !== proposer).slice(0, this.verifier.quorum - 1);
-    const prepares = variant === 0 ? [partner] : variant === 1 ? Array(this.verifier.quorum - 1).fill(partner) : honest.length > 0 ? honest : [partner];
+    if (variant === 2) {
+      const honest = this.honestPrepares(vc, n);
+      if (honest) {
+        // A second value for a seq one of the two pre-prepared, with the PREPAREs honest replicas sent for the first.
+        const forged = sign<PrePrepare>(honest.crypto, { kind: "pre-prepare", view: honest.view, seq: honest.seq, replica: honest.view % n, value: undefined, digest: sha256Hex(`value/forged/${honest.view}/${honest.seq}`) });
+        return { ...vc, prepared: [{ prePrepare: forged, prepares: honest.prepares }, ...vc.prepared.filter((c) => c.prePrepare.body.seq !== honest.seq)] };
+      }
+    }
+    const prepares = variant === 0 ? [partner] : Array(this.verifier.quorum - 1).fill(partner);
     return { ...vc, prepared: [{ prePrepare, prepares }, ...vc.prepared.filter((c) => c.prePrepare.body.seq !== seq)] };
+  }
+
+  /** The highest view below the VIEW-CHANGE's, led by one of the two, in which honest replicas sent a quorum's PREPAREs for one seq. */
+  private honestPrepares(vc: ViewChange, n: number): { view: number; seq: number; prepares: Signed<Vote>[]; crypto: ConsensusCrypto } | undefined {
+    let best: { view: number; seq: number; prepares: Signed<Vote>[]; crypto: ConsensusCrypto } | undefined;
+    for (const [key, held] of this.prepares) {
+      const [view, seq] = key.split("/").map(Number) as [number, number];
+      const primary = view % n;
+      if (view >= vc.view || seq <= vc.stableSeq || (primary !== this.replica && primary !== this.accomplice!.replica)) continue;
+      const signers = new Map(held.filter((p) => p.body.replica !== primary).map((p) => [p.body.replica, p]));
+      if (signers.size < this.verifier.quorum - 1 || (best && best.view >= view)) continue;
+      best = { view, seq, prepares: [...signers.values()].slice(0, this.verifier.quorum - 1), crypto: primary === this.replica ? this.crypto : this.accomplice!.crypto };
+    }
+    return best;
   }
 
   private sign(body: Body): SignedMessage {
