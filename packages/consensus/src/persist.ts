@@ -114,28 +114,28 @@ function otherValues(instance: Instance): Uint8Array[] {
   return others.slice(-VALUES_KEPT);
 }
 
-const valueHexForms = new WeakMap<Uint8Array, string>();
-
 function valueHex(value: Uint8Array): string {
-  let text = valueHexForms.get(value);
+  return cachedHex(value, () => value);
+}
+
+/**
+ * Hex forms already computed, by the object they were made from: a pre-prepare holds a whole ledger's value
+ * and is snapshotted many times, and the same string object lets the snapshot store compare by identity.
+ */
+const hexForms = new WeakMap<object, string>();
+
+function cachedHex(key: object, bytes: () => Uint8Array): string {
+  let text = hexForms.get(key);
   if (text === undefined) {
-    text = toHex(value);
-    valueHexForms.set(value, text);
+    text = toHex(bytes());
+    hexForms.set(key, text);
   }
   return text;
 }
 
-/** Hex forms already computed: a pre-prepare holds a whole ledger's value and is snapshotted many times. */
-const hexForms = new WeakMap<object, string>();
-
 /** The hex of a message's wire form; the same string object every time for the same message. */
 function hex(message: Signed): string {
-  let text = hexForms.get(message.wire);
-  if (text === undefined) {
-    text = toHex(codecs.PbftSignedMessage.encode(message.wire));
-    hexForms.set(message.wire, text);
-  }
-  return text;
+  return cachedHex(message.wire, () => codecs.PbftSignedMessage.encode(message.wire));
 }
 
 function read<K extends Body["kind"]>(verifier: Verifier, text: string, ...kinds: K[]): Signed<Extract<Body, { kind: K }>> {

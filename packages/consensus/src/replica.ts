@@ -39,9 +39,8 @@ export class Replica {
   private resendAt = Infinity;
   /** When to send our latest CHECKPOINT again while it is not stable (a lost one would stall the window). */
   private checkpointResendAt = Infinity;
-  /** When we last sent our stable checkpoint's proof to each replica. */
+  /** When we last answered each replica with our stable checkpoint's proof, and with our NEW-VIEW. */
   private readonly proofSentAt = new Map<number, number>();
-  /** When we last passed our NEW-VIEW on to each replica. */
   private readonly newViewSentAt = new Map<number, number>();
   /**
    * The view whose primary the node suspects (censorship): this replica withholds its PREPAREs there, so
@@ -208,8 +207,7 @@ export class Replica {
 
   /**
    * The node has grounds to replace the primary that the protocol cannot see (it keeps proposing but leaves
-   * out a transaction this validator knows): ask for the next view. Alone this replica cannot change the
-   * view; f+1 replicas asking make the others follow.
+   * out a transaction this validator knows): withhold PREPAREs from its new proposals (see `suspected`).
    */
   suspectPrimary(reason: string, nowMs: number): Output {
     return this.step(nowMs, () => {
@@ -419,10 +417,7 @@ export class Replica {
     if (seq % this.config.ckpInterval !== 0) return;
     if (seq <= this.state.stable.seq) {
       // The sender re-sends a checkpoint we already hold stable: it missed the others'. Send it the proof.
-      // At most once per replica and view timeout: a relayed checkpoint must not start a ping-pong.
-      const last = this.proofSentAt.get(replica);
-      if (seq === this.state.stable.seq && (last === undefined || this.now - last >= this.config.viewTimeoutMs)) {
-        this.proofSentAt.set(replica, this.now);
+      if (seq === this.state.stable.seq && this.mayAnswer(this.proofSentAt, replica)) {
         for (const c of this.state.stable.proof) if (c.body.replica !== replica) this.out.send.push({ to: replica, message: c.wire });
       }
       return;
@@ -447,6 +442,17 @@ export class Replica {
     for (const seq of this.early.keys()) if (seq <= stable.seq) this.early.delete(seq);
     this.checkpoints.prune(stable.seq);
     this.event(`stable checkpoint at seq ${stable.seq}`);
+  }
+
+  /**
+   * Whether to answer `replica` now with a message it should have had (a proof, a NEW-VIEW): at most once
+   * per view timeout each, so that relayed or stale messages cannot start a ping-pong; records the answer.
+   */
+  private mayAnswer(sentAt: Map<number, number>, replica: number): boolean {
+    const last = sentAt.get(replica);
+    if (last !== undefined && this.now - last < this.config.viewTimeoutMs) return false;
+    sentAt.set(replica, this.now);
+    return true;
   }
 
   /** Asks the node to fetch ledgers when a quorum is provably ahead; repeated while still behind. */
@@ -539,10 +545,7 @@ export class Replica {
     const { view, replica } = vc.body;
     if (view < s.view || (view === s.view && s.viewActive)) {
       // The sender missed the NEW-VIEW that started our view (or a later one than it asks for): pass it on.
-      // At most once per replica and view timeout: stale VIEW-CHANGEs must not make us send NEW-VIEWs in a loop.
-      const last = this.newViewSentAt.get(replica);
-      if (s.viewActive && s.newView && (last === undefined || this.now - last >= this.config.viewTimeoutMs)) {
-        this.newViewSentAt.set(replica, this.now);
+      if (s.viewActive && s.newView && this.mayAnswer(this.newViewSentAt, replica)) {
         this.out.send.push({ to: replica, message: s.newView.wire });
       }
       return;

@@ -91,7 +91,11 @@ export class TxService {
   async overdue(olderThanMs: number): Promise<{ hashHex: string; arrival: number } | undefined> {
     const before = this.now() - olderThanMs;
     let any = false;
-    for (const entry of this.pool.entries()) if (entry.incomingTime <= before) any = true;
+    for (const entry of this.pool.entries()) {
+      if (entry.incomingTime > before) continue;
+      any = true;
+      break;
+    }
     if (!any) return undefined;
     const [tx] = await this.nextProposal(1);
     const entry = tx && this.pool.get(tx.hashHex);
