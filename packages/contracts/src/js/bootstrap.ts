@@ -274,12 +274,40 @@ export function bootstrap(
     }
     return value;
   };
+  /** First statement of every catch block: a dead run stays dead; V8's own limits become guard trips. */
+  const caught = (error: unknown): void => {
+    if (dead !== "") die(dead);
+    if (error === null || typeof error !== "object") return;
+    let reason: string | undefined;
+    try {
+      reason = engineLimit(error);
+      if (!apply(isPrototypeOf, errorPrototype, [error])) return;
+      const own = getOwnPropertyDescriptor(error, "message");
+      const message = own?.value;
+      if (typeof message === "string" && apply(stringIndexOf, message, ["__chainsim"]) >= 0) {
+        defineProperty(error, "message", { value: withoutMetering(message), writable: own!.writable, enumerable: own!.enumerable, configurable: own!.configurable });
+      }
+    } catch {
+      return;
+    } finally {
+      // V8 tripping before the models is a defect of the models, and depends on the machine: " (engine)"
+      // (ENGINE_SUFFIX in failure.ts) makes the host treat it as a guard trip, never as a result.
+      if (reason !== undefined) die(reason);
+    }
+  };
+
+  const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "" };
+  const guards = guardInstallers[0]!(global, guardMeter, config.guards) as GuardKit;
+  for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);
+  const regexp = guards.makeRegExp!;
+  const engineLimit = guards.engineLimit!;
+
   // ---- comparisons (instrument.ts COMPARISONS) --------------------------------------------------------
   // V8 compares strings code unit by code unit: two long strings of equal length, or a relation between
   // long strings, cost their length, charged here. Operands are converted to primitives here, in
   // ECMAScript's order, so that the operator then compares what was charged (and converts nothing again).
   const toPrimitiveSymbol = Symbol.toPrimitive;
-  const isObject = (v: unknown): v is object => v !== null && (typeof v === "object" || typeof v === "function");
+  const { isObject, work, LONG_TEXT } = guards;
   const toPrimitive = (value: unknown, hint: "number" | "default"): unknown => {
     if (!isObject(value)) return value;
     const exotic = (value as Record<symbol, unknown>)[toPrimitiveSymbol];
@@ -299,9 +327,8 @@ export function bootstrap(
     throw new TypeError("Cannot convert object to primitive value");
   };
   const describeValue = (v: unknown): string => (typeof v === "string" ? `"${v}"` : typeof v === "symbol" ? "Symbol()" : typeof v + " " + toText(v));
-  const LONG = 64;
   const textWork = (units: number) => {
-    if (units > LONG) guards.work(units);
+    if (units > LONG_TEXT) work(units);
   };
   /** Primitives compared for (in)equality: equal lengths are compared in full; a string against a number is parsed. */
   const equalityCost = (a: unknown, b: unknown, loose: boolean) => {
@@ -362,33 +389,6 @@ export function bootstrap(
     },
   ];
 
-  /** First statement of every catch block: a dead run stays dead; V8's own limits become guard trips. */
-  const caught = (error: unknown): void => {
-    if (dead !== "") die(dead);
-    if (error === null || typeof error !== "object") return;
-    let reason: string | undefined;
-    try {
-      reason = engineLimit(error);
-      if (!apply(isPrototypeOf, errorPrototype, [error])) return;
-      const own = getOwnPropertyDescriptor(error, "message");
-      const message = own?.value;
-      if (typeof message === "string" && apply(stringIndexOf, message, ["__chainsim"]) >= 0) {
-        defineProperty(error, "message", { value: withoutMetering(message), writable: own!.writable, enumerable: own!.enumerable, configurable: own!.configurable });
-      }
-    } catch {
-      return;
-    } finally {
-      // V8 tripping before the models is a defect of the models, and depends on the machine: " (engine)"
-      // (ENGINE_SUFFIX in failure.ts) makes the host treat it as a guard trip, never as a result.
-      if (reason !== undefined) die(reason);
-    }
-  };
-
-  const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "" };
-  const guards = guardInstallers[0]!(global, guardMeter, config.guards) as GuardKit;
-  for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);
-  const regexp = guards.makeRegExp!;
-  const engineLimit = guards.engineLimit!;
   const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------

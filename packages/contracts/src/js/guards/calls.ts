@@ -107,8 +107,7 @@ export function installCallGuards(kit: GuardKit): void {
     const depth = deeper(target);
     // A handler that is itself a proxy is walked by V8 for each trap lookup: it counts in the chain too.
     const handlerDepth = deeper(handler);
-    const isObject = (v: unknown) => v !== null && (typeof v === "object" || typeof v === "function");
-    return { depth: depth > handlerDepth ? depth : handlerDepth, forwarder: isObject(handler) ? forwarding(handler) : handler };
+    return { depth: depth > handlerDepth ? depth : handlerDepth, forwarder: kit.isObject(handler) ? forwarding(handler) : handler };
   };
   const GuardedProxy = function Proxy(this: unknown, target: object, handler: ProxyHandler<object>) {
     if (new.target === undefined) throw new TypeError("Constructor Proxy requires 'new'");

@@ -4,7 +4,7 @@
 import type { GuardKit } from "./kit.js";
 
 export function installCollectionGuards(kit: GuardKit): void {
-  const { global, meter, held, work, makesString, makesElements, makesEntries, integer, toText, replace, charged, arrayLike, isTypedArray, keyCount, iterates, iterated, typedLength, min, max } = kit;
+  const { global, meter, held, work, longText, makesString, makesElements, makesEntries, integer, toText, replace, charged, arrayLike, isTypedArray, keyCount, iterates, iterated, typedLength, min, max } = kit;
   const { MEMORY_LIMIT, LEVEL_FRAME } = kit;
   const apply = Reflect.apply;
   const construct = Reflect.construct;
@@ -92,10 +92,6 @@ export function installCollectionGuards(kit: GuardKit): void {
         return iterates(apply(original, this, []), this);
       },
     }).method);
-  }
-  /** The length of a string long enough for comparing it to cost more than the call; 0 otherwise. */
-  function longText(value: unknown): number {
-    return typeof value === "string" && value.length > 64 ? value.length : 0;
   }
   function sortCost(length: number, copies: boolean, args: unknown[], receiver?: unknown) {
     let log = 1;
@@ -315,8 +311,8 @@ export function installCollectionGuards(kit: GuardKit): void {
     kit.standIn(name, Native, Guarded);
     // A long string key is compared in full with an equal key of another string object.
     const keyed = (_receiver: unknown, args: unknown[]) => {
-      const key = args[0];
-      if (typeof key === "string" && key.length > 64) work(key.length);
+      const length = longText(args[0]);
+      if (length > 0) work(length);
     };
     for (const method of name === "Map" || name === "WeakMap" ? ["get", "has", "set", "delete"] : ["has", "add", "delete"]) charged(Native.prototype, method, keyed);
     if (name === "Set" || name === "Map") {

@@ -33,6 +33,8 @@ export interface GuardKit {
   standIn(name: string, Native: Function, guarded: Function, options?: { parent?: object; skip?: (string | symbol)[] }): void;
   /** `units` of size-proportional work. */
   work(units: number): void;
+  /** A string of `length` code units exists now (made by V8): the cap and the memory, no work. */
+  holdsString(length: number): void;
   /** A string of `length` code units is about to be made. */
   makesString(length: number): void;
   /** An array of `length` elements is about to be made or walked. */
@@ -57,6 +59,11 @@ export interface GuardKit {
    */
   arrayLike(value: unknown): { value: unknown; length: number };
   isTypedArray(value: unknown): boolean;
+  isObject(value: unknown): value is object;
+  /** Comparing strings costs nothing up to this many code units. */
+  LONG_TEXT: number;
+  /** The length of a string longer than LONG_TEXT (comparing it costs that much); 0 for anything else. */
+  longText(value: unknown): number;
   /** The own keys a listing of `value` will produce, counted without listing where that could be large. */
   keyCount(value: unknown): number;
   /**
@@ -137,11 +144,17 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     pendingUnits -= steps * limits.unit;
     meter.charge(steps);
   };
-  const makesString = (length: number) => {
+  const holdsString = (length: number) => {
     if (length > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
     meter.alloc(2 * length);
+  };
+  const makesString = (length: number) => {
+    holdsString(length);
     work(length);
   };
+  /** Strings longer than this are charged by their length when compared (or hashed and compared) in full. */
+  const LONG_TEXT = 64;
+  const longText = (value: unknown): number => (typeof value === "string" && value.length > LONG_TEXT ? value.length : 0);
   const makesElements = (length: number) => {
     if (!(length >= 0)) return;
     if (length > 1e9) meter.fatal(MEMORY_LIMIT);
@@ -317,7 +330,11 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     held,
     standIn,
     work,
+    holdsString,
     makesString,
+    LONG_TEXT,
+    longText,
+    isObject,
     makesElements,
     makesEntries,
     integer,

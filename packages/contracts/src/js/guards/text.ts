@@ -67,10 +67,7 @@ export function installTextGuards(kit: GuardKit): void {
         work(text.length);
         const result = apply(original, text, args);
         // These copy: the copy is memory (a case change can make it longer than the receiver).
-        if (copies && typeof result === "string" && result !== text) {
-          if (result.length > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
-          meter.alloc(2 * result.length);
-        }
+        if (copies && typeof result === "string" && result !== text) kit.holdsString(result.length);
         return result;
       },
     }).method);
