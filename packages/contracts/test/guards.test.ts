@@ -12,6 +12,37 @@ const ENV = {
   msg: { initiator: "did:bid:user", sender: "did:bid:user", nonce: 1, operationIndex: 0 },
 };
 
+/** Ways to give an array `a` a length of 1e6 with one call or one write (each also reachable from a query). */
+const lengthRoutes: [string, string][] = [
+  ["new Array(n)", `const a = new Array(1e6);`],
+  ["Array(n)", `const a = Array(1e6);`],
+  ["the constructor of an array", `const a = new ([].constructor)(1e6);`],
+  ["Reflect.construct of the prototype's constructor", `const a = Reflect.construct(Object.getPrototypeOf([]).constructor, [1e6]);`],
+  ["a subclass", `class X extends Array {} const a = new X(1e6);`],
+  ["Array.from with a constructor answering a kept array", `const a = []; Array.from.call(function () { return a; }, { length: 1e6 });`],
+  ["a length assignment", `const a = []; a.length = 1e6;`],
+  ["a computed length assignment", `const a = []; const key = "len" + "gth"; a[key] = 1e6;`],
+  ["a key object converting to length", `const a = []; a[{ toString: () => "length" }] = 1e6;`],
+  ["a compound assignment", `const a = []; a.length += 1e6;`],
+  ["a logical assignment", `const a = []; a.length ||= 1e6;`],
+  ["an object converting to the length", `const a = []; a.length = { valueOf: () => 1e6 };`],
+  ["destructuring", `const a = []; [a.length] = [1e6];`],
+  ["an object pattern's default", `const a = []; ({ n: a["length"] = 1e6 } = {});`],
+  ["a rest element", `const a = []; [...a.length] = [1e6];`],
+  ["a for-of head", `const a = []; for (a.length of [1e6]);`],
+  ["a for-in head", `const a = []; for (a.length in { 1000000: 1 });`],
+  ["a sloppy function", `const a = []; (function () { a.length = 1e6; })();`],
+  ["Reflect.set", `const a = []; Reflect.set(a, "length", 1e6);`],
+  ["Reflect.set with the array as receiver", `const a = []; Reflect.set({ length: 0 }, "length", 1e6, a);`],
+  ["Object.defineProperty", `const a = []; Object.defineProperty(a, "length", { value: 1e6 });`],
+  ["Reflect.defineProperty", `const a = []; Reflect.defineProperty(a, "length", { value: 1e6 });`],
+  ["Object.defineProperties", `const a = []; Object.defineProperties(a, { length: { value: 1e6 } });`],
+  ["Object.assign", `const a = []; Object.assign(a, { length: 1e6 });`],
+  ["a proxy's default set", `const a = []; new Proxy(a, {}).length = 1e6;`],
+  ["a proxy of a proxy, through Object.assign", `const a = []; Object.assign(new Proxy(new Proxy(a, {}), {}), { length: 1e6 });`],
+  ["a method of a subclass writing its own length", `class X extends Array { grow() { this.length = 1e6; } } const a = new X(); a.grow();`],
+];
+
 describe("guards: work charged before V8 does it, meaning kept", function () {
   this.timeout(60_000);
   const runtime = new JsRuntime(DEFAULT_CONTRACT_LIMITS);
@@ -85,6 +116,9 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["comparing an object that converts to a long string", `const a = "x".repeat(1 << 20); const o = { valueOf: () => a.slice(0, -1) + "x" }; let n = 0; for (let i = 0; i < 200; i++) { if (o == a) n++; if (o < a) n++; } return String(n)`, "Step exceeding limit"],
       ["a switch on a long string", `const a = "x".repeat(1 << 20); const b = a.slice(0, -1) + "y"; let n = 0; for (let i = 0; i < 200; i++) switch (a) { case b: n++; break; case "c": n--; break; default: n += 2; } return String(n)`, "Step exceeding limit"],
       ["straight-line code", `const f = function (x) { ${"x = (x * 3) ^ 5;".repeat(2000)} return x; }; let x = 1; for (let i = 0; i < 100; i++) x = f(x); return String(x)`, "Step exceeding limit"],
+      // Found by the adversarial review of 2026-11-25 (H4): V8 reserves a length's slots at once (8 MB for
+      // 1e6), so every way to make an array long with one call or one write is charged by the length.
+      ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Memory exceeding limit"]),
     ];
     for (const [name, body, exception] of heavy) {
       it(`${name}: 155 ${exception}`, async () => {
@@ -147,6 +181,17 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       `const log = []; const h = { get(t, k, r) { log.push(String(k)); return Reflect.get(t, k, r); }, ownKeys(t) { log.push("keys"); return ["b", "a"]; }, getOwnPropertyDescriptor(t, k) { return { value: k, enumerable: true, configurable: true }; } }; const p = new Proxy({ a: 1, b: 2 }, h); h.has = () => false; const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); let revoked; try { proxy.x; } catch (e) { revoked = e.name; } return [p.a, Object.keys(p).join(), JSON.stringify(p), "z" in p, log.join(), revoked, typeof new Proxy(function () { return 1; }, {})].join("|");`,
       `const log = []; const o = (name, v) => ({ valueOf() { log.push(name); return v; }, toString() { log.push(name + "!"); return "s"; } }); const t = { [Symbol.toPrimitive](hint) { log.push(hint); return 2; } }; const r = [o("a", 1) < o("b", 2), o("c", 3) > o("d", 2), o("e", 1) <= o("f", 1), o("g", NaN) >= o("h", 1), o("i", 1) == 1, o("j", 1) == o("j", 1), null == undefined, null == 0, undefined != null, "1" == 1, true == 1, t < 3, t == 2, "b" > "a", "10" < "9", 10 < 9, NaN <= NaN, [2] > 1, (1, 2) === (0, 2), (/* === */ 3) /* < */ !== /* > */ (4)]; let s = ""; for (const v of ["a", "b", 3, "3"]) { switch (v) { case "a": s += "A"; break; case 3: s += "3"; break; default: s += "-"; } } try { Symbol() < 1; } catch (e) { s += e.name + ":" + e.message; } try { ({ [Symbol.toPrimitive]: 1 }) < 1; } catch (e) { s += e.name + ":" + e.message; } try { ({ valueOf: null, toString: null }) == 1; } catch (e) { s += e.name + ":" + e.message; } return r.join() + "|" + log.join() + "|" + s;`,
       `const a = [3, 1, 2]; return a.sort().join() + a.reverse().join() + a.indexOf(2) + a.includes(3) + a.slice(1).join() + [1, 2, 3].fill(0, 1).join() + [1, 2].toReversed().join() + [0].concat().length;`,
+      // The Array stand-in (H4): the same constructor by every route, the same answers and errors.
+      `const out = []; for (const n of [-1, 1.5, 2 ** 32]) { try { new Array(n); } catch (e) { out.push(e.name + ":" + e.message); } } return [Array.name, Array.length, [].constructor === Array, Array.prototype.constructor === Array, Object.getPrototypeOf(Array) === Object.getPrototypeOf(function () {}), new Array(3).length, 0 in new Array(3), Array(2, 3).join(), Array("3").length, Object.getOwnPropertyNames(Array).join(), Object.getOwnPropertySymbols(Array).length, Array[Symbol.species] === Array, Array.isArray(Array(1)), [] instanceof Array, Reflect.construct(Array, [2]).length, Array.of(7, 8).constructor === Array, Array.from("ab").constructor === Array, String(Array), out.join("|")].join();`,
+      `class A extends Array {} const a = new A(3); const m = A.from([1, 2, 3]).map((x) => x * 2); return [a.length, a instanceof A, m instanceof A, m.join(), A.from([1, 2]).slice(1) instanceof A, A.from([1, 2, 3]).splice(1, 1) instanceof A, A.from([1, 2, 3]).filter((x) => x > 1).constructor.name, [1, 2, 3].map((x) => x).constructor === Array, [, 1].slice().hasOwnProperty(0), [1, , 3].map((x) => x).hasOwnProperty(1), [1, 2, 3, 4].splice(1, 2).join(), [[1], [2]].flatMap((x) => x).join()].join();`,
+      `class S extends Array { static get [Symbol.species]() { return function (n) { return { n, made: true }; }; } } const s = S.from([1, 2]); const m = s.map((x) => x); return [m.made, m.n, m[1], s.slice(0).n, JSON.stringify(s.filter(() => true))].join();`,
+      // Writes to computed keys and lengths (metered, H4): V8's order of conversions, sloppy and strict failures.
+      `const log = []; const k = { toString() { log.push("k"); return "x"; } }; const o = {}; o[k] = (log.push("v"), 1); o[k] += (log.push("v"), 1); o[k]++; [o[k]] = [(log.push("v"), 5)]; const frozen = Object.freeze({ x: 1 }); frozen["x"] = 2; const s = "str"; s["y"] = 1; s["length"] = 9; const errors = []; try { null[(log.push("key"), "a")] = (log.push("v"), 1); } catch (e) { errors.push(e.message); } try { undefined["length"] = 1; } catch (e) { errors.push(e.message); } try { null[k] = 1; } catch (e) { errors.push(e.message); } return [log.join(), o.x, frozen.x, s.length, errors.join("|")].join(";");`,
+      `return (function () { "use strict"; const out = []; const frozen = Object.freeze({ x: 1, length: 2 }); for (const write of [() => { frozen["x"] = 2; }, () => { frozen.length = 3; }, () => { "str"["y"] = 1; }, () => { "str".length = 1; }, () => { Object.freeze([1]).length = 0; }, () => { const a = []; a.length = -1; }, () => { const a = []; a["length"] = 1.5; }, () => { const a = []; a.length = Symbol(); }, () => { let n = 0; const a = []; a.length = { valueOf: () => n++ }; }, () => { ({ get length() { return 1; } })["length"] = 2; }, () => { Object.preventExtensions([])[0] = 1; }]) { try { write(); out.push("ok"); } catch (e) { out.push(e.name + ":" + e.message); } } return out.join("|"); })();`,
+      `const a = [1, 2, 3]; a.length = 1; const log = []; const b = []; b.length = { valueOf() { log.push("v"); return 2; } }; const c = [1, 2]; c["length"] = 5; const frozen = Object.freeze([1]); frozen.length = 5; const t = []; for (t.length of [3]); const r = [0, 1, 2]; r.length--; r.length += 2; r.length ??= 9; r.length &&= 1; return [a.join(), b.length, log.join(), c.length, 4 in c, frozen.length, t.length, r.length, r.join()].join();`,
+      `const out = []; const attempt = (f) => { try { out.push(String(f())); } catch (e) { out.push(e.name + ":" + e.message); } }; attempt(() => Reflect.set([], "length", 3)); attempt(() => Reflect.set(Object.freeze([]), "length", 3)); attempt(() => Reflect.set(1, "length", 3)); attempt(() => Reflect.set({}, { toString: () => "length" }, 3)); attempt(() => Object.defineProperty([], "length", { value: 2 }).length); attempt(() => Object.defineProperty(Object.freeze([]), "length", { value: 2 })); attempt(() => Reflect.defineProperty(Object.freeze([]), "length", { value: 2 })); attempt(() => Object.defineProperty([], "length", { get() { return 1; } })); attempt(() => Object.defineProperty([], "length", 5)); attempt(() => Object.defineProperty(1, "length", {})); attempt(() => Object.defineProperty([], "length", { value: -1 })); attempt(() => Object.assign([1, 2, 3], { length: 1 }).join()); attempt(() => Object.assign(Object.freeze([1]), { length: 0 })); attempt(() => Object.assign([], null, { 0: "a" }, "bc").join()); attempt(() => Object.defineProperties([1, 2], { length: { value: 1 }, 5: { value: 9, enumerable: true } }).join()); attempt(() => Object.defineProperties(Object.freeze([]), { length: { value: 4 } })); attempt(() => Object.defineProperties([], { length: { value: 2, writable: false } }).push(1)); return out.join("|");`,
+      `const log = []; const d = new Proxy({ value: 3, writable: true }, { has(t, k) { log.push("has:" + k); return k in t; }, get(t, k) { log.push("get:" + String(k)); return t[k]; } }); const a = []; Object.defineProperty(a, "length", d); Reflect.defineProperty(a, "length", d); Object.defineProperty({}, "x", d); const traps = []; const p = new Proxy([], { set(t, k, v, r) { traps.push("set:" + String(k)); return Reflect.set(t, k, v, r); }, defineProperty(t, k, desc) { traps.push("define:" + String(k) + ":" + JSON.stringify(desc)); return Reflect.defineProperty(t, k, desc); } }); p.length = 4; p[0] = 1; Object.assign(p, { length: 6 }); Object.defineProperties(p, { length: { value: 2 } }); return [log.join(), a.length, traps.join(), p.length].join("|");`,
+      `const o = {}; const keys = []; for (o["k"] in { a: 1, b: 2 }) keys.push(o.k); const arr = []; for (arr[arr.length] of [1, 2]); const t = {}; [t["a"] = 5, t["b"]] = [undefined, 2]; ({ q: t["c"] = 7, ...t["rest"] } = { z: 1 }); const u = { a: 1 }; const key = "a"; const r = [u[key]++, ++u[key], u[key]--, u[key]]; const s = { x: "5" }; s["x"]++; const l = { a: 0, b: 1 }; l[key] ||= 5; l["b"] &&= 7; l["c"] ??= 9; let sets = 0; const p = new Proxy({ z: 1 }, { set() { sets++; return true; } }); p["z"] ||= 2; p["w"] ??= 3; return [keys.join(), arr.join(), t.a, t.b, t.c, JSON.stringify(t.rest), r.join(), s.x, typeof s.x, l.a, l.b, l.c, sets].join();`,
     ];
     ordinary.forEach((body, index) => {
       it(`ordinary program ${index + 1}: the same answer as V8 itself`, async () => {

@@ -72,6 +72,15 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     __chainsim_le: (a: any, b: any) => a <= b,
     __chainsim_ge: (a: any, b: any) => a >= b,
     __chainsim_switched: (value: unknown) => value,
+    // A write target that reads and writes in strict mode (the runtime's charges lengths: guards.test.ts).
+    __chainsim_member: (object: any, key: PropertyKey) => ({
+      get value() {
+        return object[key];
+      },
+      set value(value: unknown) {
+        object[key] = value;
+      },
+    }),
   };
   return { state, functions: METER_FUNCTIONS.map((name) => functions[name]) };
 }

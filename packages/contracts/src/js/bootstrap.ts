@@ -306,27 +306,7 @@ export function bootstrap(
   // V8 compares strings code unit by code unit: two long strings of equal length, or a relation between
   // long strings, cost their length, charged here. Operands are converted to primitives here, in
   // ECMAScript's order, so that the operator then compares what was charged (and converts nothing again).
-  const toPrimitiveSymbol = Symbol.toPrimitive;
-  const { isObject, work, LONG_TEXT } = guards;
-  const toPrimitive = (value: unknown, hint: "number" | "default"): unknown => {
-    if (!isObject(value)) return value;
-    const exotic = (value as Record<symbol, unknown>)[toPrimitiveSymbol];
-    if (exotic !== undefined && exotic !== null) {
-      if (typeof exotic !== "function") throw new TypeError(`${describeValue(exotic)} is not a function`);
-      const result = apply(exotic, value, [hint]);
-      if (isObject(result)) throw new TypeError("Cannot convert object to primitive value");
-      return result;
-    }
-    for (let i = 0; i < 2; i++) {
-      const method = (value as Record<string, unknown>)[i === 0 ? "valueOf" : "toString"];
-      if (typeof method === "function") {
-        const result = apply(method, value, []);
-        if (!isObject(result)) return result;
-      }
-    }
-    throw new TypeError("Cannot convert object to primitive value");
-  };
-  const describeValue = (v: unknown): string => (typeof v === "string" ? `"${v}"` : typeof v === "symbol" ? "Symbol()" : typeof v + " " + toText(v));
+  const { isObject, work, LONG_TEXT, toPrimitive } = guards;
   const textWork = (units: number) => {
     if (units > LONG_TEXT) work(units);
   };
@@ -389,7 +369,42 @@ export function bootstrap(
     },
   ];
 
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons];
+  // ---- writes whose key may be `length` (instrument.ts): an array's new length is charged first -------
+  const reflectSet = Reflect.set;
+  const toObject = Object;
+  const { toPropertyKey } = guards;
+  const lengthWrite = guards.lengthWrite!;
+  /**
+   * `o[k]` as the target of a write (`=`, `+=`, `++`, destructuring, a for-in/of head): read and written as
+   * V8 does, converting the key at each access, in the contract's strict or sloppy mode.
+   */
+  class Member {
+    constructor(
+      private readonly object: any,
+      private readonly key: unknown,
+      private readonly sloppy: boolean,
+    ) {}
+    get value(): unknown {
+      return this.object[this.key as PropertyKey];
+    }
+    set value(value: unknown) {
+      const object = this.object;
+      let key = this.key as PropertyKey;
+      if (object !== null && object !== undefined) {
+        if (isObject(key)) key = toPropertyKey(key);
+        if (key === "length") value = lengthWrite(object, value);
+        if (this.sloppy) {
+          // A failed write is silent in sloppy code; a primitive's prototype may still hold a setter.
+          apply(reflectSet, undefined, [isObject(object) ? object : toObject(object), key, value, object]);
+          return;
+        }
+      }
+      object[key] = value; // strict: V8's own TypeError when it fails (null and undefined in both modes)
+    }
+  }
+  const member = (object: unknown, key: unknown, sloppy?: 1): Member => new Member(object, key, sloppy === 1);
+
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {

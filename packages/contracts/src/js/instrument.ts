@@ -62,6 +62,7 @@ export const METER_FUNCTIONS = [
   "__chainsim_le",
   "__chainsim_ge",
   "__chainsim_switched",
+  "__chainsim_member",
 ] as const;
 
 /** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
@@ -151,6 +152,8 @@ interface Frame {
   depth: number;
   /** Inside a function's parameter list (defaults there run before the body's step). */
   inParams: boolean;
+  /** Strict mode code (a "use strict" prologue, or a class): decides how a metered write fails. */
+  strict: boolean;
   /** The innermost enclosing function's frame, whose slots its declarations add to. */
   owner: FunctionFrame | null;
   /** The innermost function body, loop body or static block, whose weight its allocating nodes add to. */
@@ -454,9 +457,9 @@ function collect(source: string, program: AnyNode): Insertion[] {
   const functions: FunctionFrame[] = [];
   const bodies: Weighted[] = [];
   const parents = new Map<AnyNode, AnyNode>();
-  const stack: Frame[] = [{ node: program, parent: null, key: "", depth: 0, inParams: false, owner: null, body: null }];
+  const stack: Frame[] = [{ node: program, parent: null, key: "", depth: 0, inParams: false, strict: hasUseStrict(program), owner: null, body: null }];
   while (stack.length > 0) {
-    const { node, parent, key, depth, inParams, owner, body } = stack.pop()!;
+    const { node, parent, key, depth, inParams, strict, owner, body } = stack.pop()!;
     // Insertion order keys: text around a node at depth k sorts at 2k, text inside it around its children at 2k + 1.
     const around = 2 * depth;
     const inside = 2 * depth + 1;
@@ -555,6 +558,9 @@ function collect(source: string, program: AnyNode): Insertion[] {
       case "ForInStatement":
         wrap(node.right, inside, "__chainsim_enumerated(");
         break;
+      case "MemberExpression":
+        if (isWriteTarget(parent, key, parent ? parents.get(parent) : undefined) && mayBeLength(node)) memberWrite(node, around, inside, strict);
+        break;
       case "VariableDeclarator":
         if (node.init) wrapRestSource(node.id, node.init, inside);
         break;
@@ -614,7 +620,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
       const mark = stack.length;
       for (const [childKey, child] of children(node)) {
         const once = childKey === "init" || childKey === "right";
-        stack.push({ node: child, parent: node, key: childKey, depth: depth + 1, inParams, owner: childOwner, body: once ? childBody : weighted });
+        stack.push({ node: child, parent: node, key: childKey, depth: depth + 1, inParams, strict, owner: childOwner, body: once ? childBody : weighted });
       }
       reverseFrom(stack, mark);
       continue;
@@ -627,12 +633,13 @@ function collect(source: string, program: AnyNode): Insertion[] {
       const value = node[childKey];
       if (typeof value !== "object" || value === null || NON_NODE_KEYS.has(childKey)) continue;
       const childInParams = isFunction ? childKey === "params" : inParams;
+      const childStrict = strict || node.type === "ClassDeclaration" || node.type === "ClassExpression" || (isFunction && node.body.type === "BlockStatement" && hasUseStrict(node.body));
       if (Array.isArray(value)) {
         for (const item of value) {
-          if (isNode(item)) stack.push({ node: item, parent: node, key: childKey, depth: depth + 1, inParams: childInParams, owner: childOwner, body: childBody });
+          if (isNode(item)) stack.push({ node: item, parent: node, key: childKey, depth: depth + 1, inParams: childInParams, strict: childStrict, owner: childOwner, body: childBody });
         }
       } else if (isNode(value)) {
-        stack.push({ node: value, parent: node, key: childKey, depth: depth + 1, inParams: childInParams, owner: childOwner, body: childBody });
+        stack.push({ node: value, parent: node, key: childKey, depth: depth + 1, inParams: childInParams, strict: childStrict, owner: childOwner, body: childBody });
       }
     }
     reverseFrom(stack, mark);
@@ -645,6 +652,27 @@ function collect(source: string, program: AnyNode): Insertion[] {
     for (const insertion of texts) insertion.text = insertion.text.replaceAll(WEIGHT_PLACEHOLDER, String(weight)).replaceAll(STEPS_PLACEHOLDER, String(steps));
   }
   return insertions;
+
+  /**
+   * A write to `o[k]` or `o.length` (docs/contracts.md §13): `__chainsim_member(o, k).value`, through which
+   * an array's new length is charged before V8 reserves it. Insertions and token swaps only: `[` and `.`
+   * become `,`, and `]` or the name `length` close the call.
+   */
+  function memberWrite(node: AnyNode, around: number, inside: number, strict: boolean): void {
+    const object = node.object as AnyNode;
+    const property = node.property as AnyNode;
+    if (object.type === "Super") refuse(source, node.start, "Writing super[…] or super.length is not allowed in contracts: the write could not be metered");
+    const close = `${strict ? "" : ",1"}).value`;
+    add(node.start, "__chainsim_member(", false, around);
+    const opener = operatorAt(source, object.end, property.start, node.computed ? "[" : ".");
+    insertions.push({ pos: opener, text: ",", deleteTo: opener + 1, close: false, depth: inside, seq: seq++ });
+    if (node.computed) {
+      const closer = operatorAt(source, property.end, node.end, "]");
+      insertions.push({ pos: closer, text: close, deleteTo: closer + 1, close: true, depth: around, seq: seq++ });
+    } else {
+      insertions.push({ pos: property.start, text: `"length"${close}`, deleteTo: property.end, close: true, depth: around, seq: seq++ });
+    }
+  }
 
   /**
    * `catch (e) { caught(e); … }`. A missing binding gets one; a destructuring pattern moves into the block:
@@ -664,6 +692,42 @@ function collect(source: string, program: AnyNode): Insertion[] {
       add(block.end, "}", true, key);
     }
   }
+}
+
+/** Whether a block (a program or a function body) starts with a "use strict" directive. */
+function hasUseStrict(block: AnyNode): boolean {
+  for (const statement of block.body as AnyNode[]) {
+    if (statement.type !== "ExpressionStatement" || typeof statement.directive !== "string") return false;
+    if (statement.directive === "use strict") return true;
+  }
+  return false;
+}
+
+/** Whether a member expression is written to: by an assignment, `++`/`--`, destructuring or a for-in/of head. */
+function isWriteTarget(parent: AnyNode | null, key: string, grandparent: AnyNode | undefined): boolean {
+  switch (parent?.type) {
+    case "AssignmentExpression":
+    case "AssignmentPattern":
+    case "ForInStatement":
+    case "ForOfStatement":
+      return key === "left";
+    case "UpdateExpression":
+    case "RestElement":
+      return key === "argument";
+    case "ArrayPattern":
+      return key === "elements";
+    case "Property":
+      return key === "value" && grandparent?.type === "ObjectPattern";
+  }
+  return false;
+}
+
+/** Whether the key of a member expression can be "length": a computed key that is not a literal of another name. */
+function mayBeLength(node: AnyNode): boolean {
+  const property = node.property as AnyNode;
+  if (!node.computed) return property.type === "Identifier" && property.name === "length";
+  if (property.type !== "Literal") return true;
+  return property.value === "length";
 }
 
 /** Names a binding pattern declares (at least one slot, as for a plain name). */

@@ -4,13 +4,14 @@
 import type { GuardKit } from "./kit.js";
 
 export function installCollectionGuards(kit: GuardKit): void {
-  const { global, meter, held, work, longText, makesString, makesElements, makesEntries, integer, toText, replace, charged, arrayLike, isTypedArray, keyCount, iterates, iterated, typedLength, min, max } = kit;
-  const { MEMORY_LIMIT, LEVEL_FRAME } = kit;
+  const { global, meter, held, work, longText, makesString, makesElements, makesEntries, integer, toText, replace, charged, arrayLike, isTypedArray, keyCount, iterates, iterated, typedLength, min, max, list, toPropertyKey } = kit;
+  const { MEMORY_LIMIT, LEVEL_FRAME, chains } = kit;
   const apply = Reflect.apply;
   const construct = Reflect.construct;
   const defineProperty = Object.defineProperty;
   const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
   const getPrototypeOf = Reflect.getPrototypeOf;
+  const setPrototypeOf = Object.setPrototypeOf;
   const isArray = Array.isArray;
   const toObject = Object;
   const hasProperty = Reflect.has;
@@ -18,6 +19,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   const setHas = Set.prototype.has;
   const setAdd = Set.prototype.add;
   const setDelete = Set.prototype.delete;
+  const weakGet = WeakMap.prototype.get;
   const isConcatSpreadable = Symbol.isConcatSpreadable;
   const species = Symbol.species;
   const iteratorSymbol = Symbol.iterator;
@@ -59,10 +61,13 @@ export function installCollectionGuards(kit: GuardKit): void {
   const callbacks = (count: number, args: unknown[]) => {
     if (typeof args[0] === "function") work(count * CALLBACK_UNITS);
   };
-  // Methods that make an array as long as the receiver.
+  // Methods that make an array as long as the receiver. map, slice and splice make theirs with the species
+  // constructor, which for a plain array is the guarded Array: it charges the result itself.
   for (const name of ["slice", "splice", "map", "filter", "toReversed", "toSpliced", "with", "flatMap"]) {
-    arrayMethod(name, (length, args) => {
-      makesElements(length);
+    const speciesLength = name === "slice" || name === "splice" || name === "map";
+    arrayMethod(name, (length, args, target) => {
+      if (speciesLength && resultChargesItself(target)) work(length);
+      else makesElements(length);
       if (name === "map" || name === "filter" || name === "flatMap") callbacks(length, args);
     });
   }
@@ -183,7 +188,7 @@ export function installCollectionGuards(kit: GuardKit): void {
       C = (C as Record<symbol, unknown>)[species];
       if (C === null) C = undefined;
     }
-    if (C === undefined || C === global.Array) return [];
+    if (C === undefined || C === GuardedArray) return [];
     if (typeof C !== "function") throw new TypeError("object.constructor[Symbol.species] is not a constructor");
     return construct(C as Function, [0]) as unknown[];
   };
@@ -238,6 +243,61 @@ export function installCollectionGuards(kit: GuardKit): void {
       },
     }).method);
   }
+
+  // ---- Array itself, and array lengths: V8 reserves what a length asks for at once ------------------
+  // `new Array(n)` and a write making `length` larger make V8 allocate the new slots at once (80 MB for
+  // 10,000,000) at the price of one call: both are charged by the length before V8 sees it. The stand-in is
+  // also `Array.prototype.constructor`, so that no contract reaches the native; V8's species fast paths
+  // give way to its generic ones (map, filter, slice, splice, flatMap), which the prices allow for.
+  const NativeArray = global.Array as ArrayConstructor;
+  const GuardedArray = function Array(this: unknown, ...args: unknown[]) {
+    // A single number is a length (anything else, elements); an invalid one is V8's RangeError.
+    if (args.length === 1 && typeof args[0] === "number" && args[0] === args[0] >>> 0) makesElements(args[0]);
+    return construct(NativeArray, args, new.target === undefined || new.target === GuardedArray ? NativeArray : new.target);
+  };
+  kit.standIn("Array", NativeArray, GuardedArray);
+  const ArrayProto = NativeArray.prototype;
+  const speciesGetter = getOwnPropertyDescriptor(NativeArray, species)!.get;
+  /**
+   * Whether a species-creating native (map, slice, splice) will make its result with `new Array(n)`, which
+   * charges itself: a plain array with nothing changed on the way to the constructor.
+   */
+  const resultChargesItself = (receiver: unknown): boolean => {
+    if (!isArray(receiver) || kit.isProxy(receiver) || getPrototypeOf(receiver as object) !== ArrayProto) return false;
+    if (getOwnPropertyDescriptor(receiver as object, "constructor") !== undefined) return false;
+    const constructor = getOwnPropertyDescriptor(ArrayProto, "constructor");
+    return constructor !== undefined && constructor.value === GuardedArray && getOwnPropertyDescriptor(GuardedArray, species)?.get === speciesGetter;
+  };
+  /** The array whose `length` a write to `receiver.length` sets: the receiver, or the array behind its proxies. */
+  const arrayBehind = (receiver: unknown): unknown[] | undefined => {
+    let o = receiver;
+    for (let hops = 0; hops <= 64 && kit.isObject(o); hops++) {
+      const behind = kit.isProxy(o) ? apply(weakGet, chains, [o])!.target : undefined;
+      if (behind === undefined) return isArray(o) ? (o as unknown[]) : undefined;
+      o = behind;
+    }
+    return undefined;
+  };
+  const toNumber = Number;
+  /**
+   * `value` is about to become the `length` of `receiver` (an assignment, Reflect.set, defineProperty,
+   * Object.assign): growth is charged first. Answers what to write: an object is converted here as V8's
+   * ArraySetLength converts it (twice), so that nothing converts it again after the charge.
+   */
+  const lengthWrite = (receiver: unknown, value: unknown): unknown => {
+    const array = arrayBehind(receiver);
+    if (array === undefined) return value;
+    let length = value;
+    if (kit.isObject(value)) {
+      const first = toNumber(value);
+      length = toNumber(value);
+      if (first >>> 0 !== length) throw new RangeError("Invalid array length");
+    }
+    const n = toNumber(length);
+    if (n === n >>> 0 && n > array.length) makesElements(n - array.length);
+    return length;
+  };
+  kit.lengthWrite = lengthWrite;
 
   // ---- typed arrays: their own length, never a property a contract could redefine ------------------
   const typedMethod = (name: string | symbol, cost: (length: number, args: unknown[]) => void) =>
@@ -388,12 +448,85 @@ export function installCollectionGuards(kit: GuardKit): void {
     charged(global.Object, name, (_r, args) => makesEntries(keyCount(args[0]), KEY_BYTES));
   }
   charged(global.Reflect, "ownKeys", (_r, args) => makesEntries(keyCount(args[0]), KEY_BYTES));
-  charged(global.Object, "assign", (_r, args) => {
-    for (let i = 1; i < args.length; i++) makesEntries(keyCount(args[i]), KEY_BYTES);
-  });
+  // ---- natives that write properties: a `length` they give an array goes through lengthWrite -----------
+  const nativeDefine = Object.defineProperty;
+  const hasOwn = Object.prototype.hasOwnProperty;
+  const DESCRIPTOR_FIELDS = ["enumerable", "configurable", "value", "writable", "get", "set"];
+  /**
+   * A descriptor's fields, read once (as ECMAScript's ToPropertyDescriptor reads them, or from V8's own
+   * descriptor object), into an object no prototype can add a field to.
+   */
+  const copyDescriptor = (attributes: object, own: boolean): Record<string, unknown> => {
+    const out = setPrototypeOf({}, null) as Record<string, unknown>;
+    for (let i = 0; i < DESCRIPTOR_FIELDS.length; i++) {
+      const field = DESCRIPTOR_FIELDS[i]!;
+      if (own ? apply(hasOwn, attributes, [field]) : hasProperty(attributes, field)) out[field] = (attributes as Record<string, unknown>)[field];
+    }
+    return out;
+  };
+  /** The descriptor V8 gets for defining `key` on `target`: a new length for an array is charged first. */
+  const defining = (target: object, key: string | symbol, attributes: unknown, own = false): unknown => {
+    if (key !== "length" || !kit.isObject(attributes) || arrayBehind(target) === undefined) return attributes;
+    const descriptor = copyDescriptor(attributes, own);
+    if (apply(hasOwn, descriptor, ["value"])) descriptor.value = lengthWrite(target, descriptor.value);
+    return descriptor;
+  };
+  for (const owner of [global.Object, global.Reflect]) {
+    replace(owner, "defineProperty", (original) => ({
+      defineProperty(target: unknown, key: unknown, attributes: unknown) {
+        if (!kit.isObject(target)) return apply(original, undefined, [target, key, attributes]); // V8's TypeError
+        const name = toPropertyKey(key);
+        return apply(original, undefined, [target, name, defining(target, name, attributes)]);
+      },
+    }).defineProperty);
+  }
+  replace(global.Reflect, "set", (original) => ({
+    set(target: unknown, key: unknown, value: unknown, ...receiver: unknown[]) {
+      if (!kit.isObject(target)) return apply(original, undefined, [target, key, value]); // V8's TypeError
+      const name = toPropertyKey(key);
+      if (receiver.length === 0) return apply(original, undefined, [target, name, name === "length" ? lengthWrite(target, value) : value]);
+      return apply(original, undefined, [target, name, name === "length" ? lengthWrite(receiver[0], value) : value, receiver[0]]);
+    },
+  }).set);
+  /**
+   * Object.assign and Object.defineProperties write keys they learn as they go: given an array, V8 writes
+   * to a proxy of it whose traps charge a new length, then write as V8 would have (its errors unchanged).
+   */
+  const NativeProxy = Proxy;
+  const lengthCharging: ProxyHandler<object> = {
+    set(target, key, value) {
+      (target as Record<string | symbol, unknown>)[key] = key === "length" ? lengthWrite(target, value) : value;
+      return true;
+    },
+    defineProperty(target, key, attributes) {
+      nativeDefine(target, key, defining(target, key, attributes, true) as PropertyDescriptor);
+      return true;
+    },
+  };
+  const writingLengths = (original: Function, cost: (args: unknown[]) => void) => ({
+    method(target: unknown, ...rest: unknown[]) {
+      cost(rest);
+      if (!kit.isObject(target) || arrayBehind(target) === undefined) {
+        const args = list<unknown>();
+        args[0] = target;
+        for (let i = 0; i < rest.length; i++) args[i + 1] = rest[i];
+        return apply(original, undefined, args);
+      }
+      const args = list<unknown>();
+      args[0] = new NativeProxy(target, lengthCharging);
+      for (let i = 0; i < rest.length; i++) args[i + 1] = rest[i];
+      apply(original, undefined, args);
+      return target;
+    },
+  }).method;
+  replace(global.Object, "assign", (original) =>
+    writingLengths(original, (sources) => {
+      for (let i = 0; i < sources.length; i++) makesEntries(keyCount(sources[i]), KEY_BYTES);
+    }),
+  );
   for (const name of ["freeze", "seal", "preventExtensions"]) charged(global.Object, name, (_r, args) => makesEntries(keyCount(args[0]), 2 * KEY_BYTES));
   for (const name of ["isFrozen", "isSealed"]) charged(global.Object, name, (_r, args) => work(keyCount(args[0])));
-  charged(global.Object, "defineProperties", (_r, args) => makesEntries(keyCount(args[1]), 2 * KEY_BYTES));
+  replace(global.Object, "defineProperties", (original) => writingLengths(original, (rest) => makesEntries(keyCount(rest[0]), 2 * KEY_BYTES)));
   charged(global.Object, "create", (_r, args) => makesEntries(keyCount(args[1]), 2 * KEY_BYTES));
   replace(global.Object, "fromEntries", (original) => ({
     method(iterable: unknown) {

@@ -60,6 +60,12 @@ export interface GuardKit {
   arrayLike(value: unknown): { value: unknown; length: number };
   isTypedArray(value: unknown): boolean;
   isObject(value: unknown): value is object;
+  /** A proxy a contract made (its target is in `chains`). */
+  isProxy(value: unknown): boolean;
+  /** ECMAScript's ToPrimitive with V8's messages (`asKey`: those of a property key). */
+  toPrimitive(value: unknown, hint: "string" | "number" | "default", asKey?: boolean): unknown;
+  /** ECMAScript's ToPropertyKey: a symbol, or a string. */
+  toPropertyKey(value: unknown): string | symbol;
   /** Comparing strings costs nothing up to this many code units. */
   LONG_TEXT: number;
   /** The length of a string longer than LONG_TEXT (comparing it costs that much); 0 for anything else. */
@@ -91,6 +97,8 @@ export interface GuardKit {
   /** Set by the installers for bootstrap.ts: */
   makeRegExp?: (source: string, flags: string) => RegExp;
   engineLimit?: (error: unknown) => string | undefined;
+  /** `value` is about to become the `length` of `receiver`: charges growth; answers what to write (guards/collections.ts). */
+  lengthWrite?: (receiver: unknown, value: unknown) => unknown;
 }
 
 export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits): GuardKit {
@@ -108,6 +116,34 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     return NativeString(value);
   };
   const toNumber = Number;
+  const toPrimitiveSymbol = Symbol.toPrimitive;
+  const describeValue = (v: unknown): string => (typeof v === "string" ? `"${v}"` : typeof v === "symbol" ? "Symbol()" : typeof v + " " + toText(v));
+  /** ECMAScript's ToPrimitive, with V8's messages (a property key's differ: `asKey`). */
+  const toPrimitive = (value: unknown, hint: "string" | "number" | "default", asKey = false): unknown => {
+    if (!isObject(value)) return value;
+    const exotic = (value as Record<symbol, unknown>)[toPrimitiveSymbol];
+    if (exotic !== undefined && exotic !== null) {
+      if (typeof exotic !== "function") {
+        throw new TypeError(asKey ? `'${typeof exotic === "symbol" ? "Symbol()" : toText(exotic)}' returned for property 'Symbol(Symbol.toPrimitive)' of object '#<Object>' is not a function` : `${describeValue(exotic)} is not a function`);
+      }
+      const result = apply(exotic, value, [hint]);
+      if (isObject(result)) throw new TypeError("Cannot convert object to primitive value");
+      return result;
+    }
+    for (let i = 0; i < 2; i++) {
+      const method = (value as Record<string, unknown>)[(i === 0) === (hint === "string") ? "toString" : "valueOf"];
+      if (typeof method === "function") {
+        const result = apply(method, value, []);
+        if (!isObject(result)) return result;
+      }
+    }
+    throw new TypeError("Cannot convert object to primitive value");
+  };
+  /** ECMAScript's ToPropertyKey: a symbol, or a string. */
+  const toPropertyKey = (value: unknown): string | symbol => {
+    const primitive = toPrimitive(value, "string", true);
+    return typeof primitive === "symbol" ? primitive : toText(primitive);
+  };
   const setPrototypeOf = Object.setPrototypeOf;
   const NativeProxy = Proxy;
   const reflectGet = Reflect.get;
@@ -335,6 +371,9 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     LONG_TEXT,
     longText,
     isObject,
+    isProxy,
+    toPrimitive,
+    toPropertyKey,
     makesElements,
     makesEntries,
     integer,
