@@ -21,6 +21,10 @@ const HEAVY = {
   "an ownKeys trap of 100,000 keys": `const keys = Object.keys(new Uint8Array(100000)); const p = new Proxy({}, { ownKeys: () => keys }); for (;;) Object.keys(p);`,
   "includes of a 1 Mi string": `const a = "x".repeat(1 << 20); const arr = Array(64).fill(a); const b = a.slice(0, -1) + "y"; for (;;) arr.includes(b);`,
   "Map lookups of a 1 Mi key": `const a = "x".repeat(1 << 20); const m = new Map([[a, 1]]); const b = a.slice(0, -1) + "x"; for (;;) m.get(b);`,
+  // Array is a guarded stand-in, so V8 runs map, slice and splice on its generic (species) path.
+  "slice and splice of 100,000 elements": `const a = Array(100000).fill(7); for (;;) { a.slice(1); a.slice().splice(10, 50000); }`,
+  "map of 100,000 elements": `const a = Array(100000).fill(7); for (;;) a.map(Number);`,
+  "writes to computed keys": `const a = []; const o = {}; for (let i = 0; ; i++) { a[i & 1023] = i; o["k" + (i & 63)] = i; a.length = i & 1023; }`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };
 const host = { call: async (name) => (name === "getBalance" ? "1" : false) };

@@ -12,13 +12,13 @@ const ENV = {
   msg: { initiator: "did:bid:user", sender: "did:bid:user", nonce: 1, operationIndex: 0 },
 };
 
-/** Ways to give an array `a` a length of 1e6 with one call or one write (each also reachable from a query). */
+/** Ways to give an array `a` a length of 500,000 with one call or one write (V8 reserves 4 MB at once). */
 const lengthRoutes: [string, string][] = [
-  ["new Array(n)", `const a = new Array(1e6);`],
-  ["Array(n)", `const a = Array(1e6);`],
-  ["the constructor of an array", `const a = new ([].constructor)(1e6);`],
-  ["Reflect.construct of the prototype's constructor", `const a = Reflect.construct(Object.getPrototypeOf([]).constructor, [1e6]);`],
-  ["a subclass", `class X extends Array {} const a = new X(1e6);`],
+  ["new Array(n)", `const a = new Array(5e5);`],
+  ["Array(n)", `const a = Array(5e5);`],
+  ["the constructor of an array", `const a = new ([].constructor)(5e5);`],
+  ["Reflect.construct of the prototype's constructor", `const a = Reflect.construct(Object.getPrototypeOf([]).constructor, [5e5]);`],
+  ["a subclass", `class X extends Array {} const a = new X(5e5);`],
   ["Array.from with a constructor answering a kept array", `const a = []; Array.from.call(function () { return a; }, { length: 1e6 });`],
   ["a length assignment", `const a = []; a.length = 1e6;`],
   ["a computed length assignment", `const a = []; const key = "len" + "gth"; a[key] = 1e6;`],
@@ -102,7 +102,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["String.raw with a huge raw length", `return String(String.raw({ raw: { length: 1e9 } }, "xx").length)`, "Step exceeding limit"],
       ["a resizable buffer grown", `const b = new ArrayBuffer(16, { maxByteLength: 1e9 }); b.resize(5e8); return String(b.byteLength)`, "Memory exceeding limit"],
       ["ArrayBuffer slices", `const b = new ArrayBuffer(20e6); const kept = []; for (let i = 0; i < 10; i++) kept.push(b.slice(0)); return "sliced"`, "Memory exceeding limit"],
-      ["freezing a big array", `return String(Object.isFrozen(Object.freeze(new Array(3e6).fill(0))))`, "Memory exceeding limit"],
+      ["freezing a big array", `return String(Object.isFrozen(Object.freeze(new Array(3e6).fill(0))))`, "Step exceeding limit"],
       // Found by the adversarial review of 2026-11-25: natives calling natives, charged by what they add up to.
       // Bounded loops: without the charge each of these succeeds within the step limit.
       ["join recursing through bound joins (exponential)", `let a = []; for (let k = 0; k < 30; k++) { const b = [a, a]; b.join = [].join.bind(b, ""); a = b; } return String(a.join("").length)`, "Step exceeding limit"],
@@ -116,9 +116,15 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["comparing an object that converts to a long string", `const a = "x".repeat(1 << 20); const o = { valueOf: () => a.slice(0, -1) + "x" }; let n = 0; for (let i = 0; i < 200; i++) { if (o == a) n++; if (o < a) n++; } return String(n)`, "Step exceeding limit"],
       ["a switch on a long string", `const a = "x".repeat(1 << 20); const b = a.slice(0, -1) + "y"; let n = 0; for (let i = 0; i < 200; i++) switch (a) { case b: n++; break; case "c": n--; break; default: n += 2; } return String(n)`, "Step exceeding limit"],
       ["straight-line code", `const f = function (x) { ${"x = (x * 3) ^ 5;".repeat(2000)} return x; }; let x = 1; for (let i = 0; i < 100; i++) x = f(x); return String(x)`, "Step exceeding limit"],
-      // Found by the adversarial review of 2026-11-25 (H4): V8 reserves a length's slots at once (8 MB for
-      // 1e6), so every way to make an array long with one call or one write is charged by the length.
-      ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Memory exceeding limit"]),
+      // Found by the adversarial review of 2026-11-25 (H4): V8 reserves a length's slots at once (8 bytes
+      // each), so every way to make an array long with one call or one write is charged by the length.
+      // Arrays copied element by element on V8's generic paths (about 25 ns each): the steps end them early.
+      ["slice and splice of 100,000 elements, repeated", `const a = Array(100000).fill(7); for (;;) { a.slice(1); a.slice().splice(10, 50000); }`, "Step exceeding limit"],
+      ["concat of 100,000 elements, repeated", `const a = Array(100000).fill(7); for (;;) a.concat(a);`, "Step exceeding limit"],
+      ["flat of 100,000 elements, repeated", `const a = [Array(100000).fill(7)]; for (;;) a.flat();`, "Step exceeding limit"],
+      ["toSpliced of 100,000 elements, repeated", `const a = Array(100000).fill(7); for (;;) a.toSpliced(1, 1);`, "Step exceeding limit"],
+      // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
+      ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
     ];
     for (const [name, body, exception] of heavy) {
       it(`${name}: 155 ${exception}`, async () => {
@@ -185,6 +191,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       `const out = []; for (const n of [-1, 1.5, 2 ** 32]) { try { new Array(n); } catch (e) { out.push(e.name + ":" + e.message); } } return [Array.name, Array.length, [].constructor === Array, Array.prototype.constructor === Array, Object.getPrototypeOf(Array) === Object.getPrototypeOf(function () {}), new Array(3).length, 0 in new Array(3), Array(2, 3).join(), Array("3").length, Object.getOwnPropertyNames(Array).join(), Object.getOwnPropertySymbols(Array).length, Array[Symbol.species] === Array, Array.isArray(Array(1)), [] instanceof Array, Reflect.construct(Array, [2]).length, Array.of(7, 8).constructor === Array, Array.from("ab").constructor === Array, String(Array), out.join("|")].join();`,
       `class A extends Array {} const a = new A(3); const m = A.from([1, 2, 3]).map((x) => x * 2); return [a.length, a instanceof A, m instanceof A, m.join(), A.from([1, 2]).slice(1) instanceof A, A.from([1, 2, 3]).splice(1, 1) instanceof A, A.from([1, 2, 3]).filter((x) => x > 1).constructor.name, [1, 2, 3].map((x) => x).constructor === Array, [, 1].slice().hasOwnProperty(0), [1, , 3].map((x) => x).hasOwnProperty(1), [1, 2, 3, 4].splice(1, 2).join(), [[1], [2]].flatMap((x) => x).join()].join();`,
       `class S extends Array { static get [Symbol.species]() { return function (n) { return { n, made: true }; }; } } const s = S.from([1, 2]); const m = s.map((x) => x); return [m.made, m.n, m[1], s.slice(0).n, JSON.stringify(s.filter(() => true))].join();`,
+      `const log = []; Object.defineProperty(Array.prototype, 0, { set(v) { log.push(v); }, get() { return "proto"; }, configurable: true }); const r = [[5].concat([6]).join(), [[7]].flat().join(), [...[8, 9]].join(), Array.from([1]).join(), [1, 2].slice(1).join(), [1, 2].map((x) => x).join(), [, 1].concat()[0], [[, 1]].flat().length, [...[, 2]].join()]; delete Array.prototype[0]; return r.join("|") + log.join();`,
       // Writes to computed keys and lengths (metered, H4): V8's order of conversions, sloppy and strict failures.
       `const log = []; const k = { toString() { log.push("k"); return "x"; } }; const o = {}; o[k] = (log.push("v"), 1); o[k] += (log.push("v"), 1); o[k]++; [o[k]] = [(log.push("v"), 5)]; const frozen = Object.freeze({ x: 1 }); frozen["x"] = 2; const s = "str"; s["y"] = 1; s["length"] = 9; const errors = []; try { null[(log.push("key"), "a")] = (log.push("v"), 1); } catch (e) { errors.push(e.message); } try { undefined["length"] = 1; } catch (e) { errors.push(e.message); } try { null[k] = 1; } catch (e) { errors.push(e.message); } return [log.join(), o.x, frozen.x, s.length, errors.join("|")].join(";");`,
       `return (function () { "use strict"; const out = []; const frozen = Object.freeze({ x: 1, length: 2 }); for (const write of [() => { frozen["x"] = 2; }, () => { frozen.length = 3; }, () => { "str"["y"] = 1; }, () => { "str".length = 1; }, () => { Object.freeze([1]).length = 0; }, () => { const a = []; a.length = -1; }, () => { const a = []; a["length"] = 1.5; }, () => { const a = []; a.length = Symbol(); }, () => { let n = 0; const a = []; a.length = { valueOf: () => n++ }; }, () => { ({ get length() { return 1; } })["length"] = 2; }, () => { Object.preventExtensions([])[0] = 1; }]) { try { write(); out.push("ok"); } catch (e) { out.push(e.name + ":" + e.message); } } return out.join("|"); })();`,

@@ -1,7 +1,7 @@
 // A contract run ended by a guard (the clock, V8's own limits, a dead worker) depends on the machine, so it
 // is never recorded (docs/contracts.md §13, "When a guard trips"). Here V8's heap limit is set below the
-// memory model (raised to 512 MiB), so a 160 MB array trips V8's guard every time: a real guard,
-// deterministic in a test.
+// memory model (raised to 512 MiB, and the steps with it), so a 160 MB array trips V8's guard every time:
+// a real guard, deterministic in a test.
 import { expect } from "chai";
 import { ErrorCode, type SignedTransaction } from "@chainsim/protocol";
 import { GuardTrippedTransaction } from "../src/execution/executor.js";
@@ -19,7 +19,7 @@ describe("a contract run ended by a guard is never a recorded result", function 
   let plain: SignedTransaction;
 
   beforeEach(async () => {
-    chain = await newChain({ contractLimits: { engineHeapMiB: 16, memoryBytes: 512 * 2 ** 20 } });
+    chain = await newChain({ contractLimits: { engineHeapMiB: 16, memoryBytes: 512 * 2 ** 20, steps: 1_000_000 } });
     await chain.fund(user, 10_000_000_000n);
     await chain.fund(other, 10_000_000_000n);
     contract = await deployContract(chain, user, `function main(input) { if (input === "heavy") new Array(2e7).fill(1.5); Chain.store("ran", input); }`);

@@ -107,6 +107,8 @@ export function bootstrap(
   const parse = JSON.parse;
   const quote = JSON.stringify;
   const isArray = Array.isArray;
+  const arrayPrototype = Array.prototype;
+  const setPrototypeOf = Object.setPrototypeOf;
   const hasOwn = Object.prototype.hasOwnProperty;
   const stringSlice = String.prototype.slice;
   const stringIndexOf = String.prototype.indexOf;
@@ -218,18 +220,19 @@ export function bootstrap(
     if (typeof method !== "function") throw new TypeError("Spread syntax requires ...iterable[Symbol.iterator] to be a function");
     const iterator: any = apply(method, iterable, []);
     const next = iterator.next;
-    const out: unknown[] = [];
+    // Filled without a prototype (no setter on Array.prototype or Object.prototype sees the writes), then given one.
+    const out = setPrototypeOf([], null) as unknown[];
     let n = 0;
     for (;;) {
       const result: any = apply(next, iterator, []);
       if (result === null || (typeof result !== "object" && typeof result !== "function")) throw new TypeError(`Iterator result ${toText(result)} is not an object`);
       if (result.done) break;
-      defineProperty(out, n, { value: result.value, writable: true, enumerable: true, configurable: true });
+      out[n] = result.value;
       n++;
       if (n % config.sizeUnit === 0) charge(1);
       if (n % 1024 === 0) alloc(16 * 1024);
     }
-    return out;
+    return setPrototypeOf(out, arrayPrototype) as unknown[];
   };
   const args = (iterable: unknown): unknown[] => {
     const list = collect(iterable);

@@ -24,6 +24,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   const species = Symbol.species;
   const iteratorSymbol = Symbol.iterator;
   const TypedArrayProto = getPrototypeOf(Int8Array.prototype) as object;
+  const ArrayProto = Array.prototype;
   const TypedArray = getPrototypeOf(Int8Array) as object;
   const byteLength = getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength")!.get!;
   const isArrayBuffer = (value: unknown): boolean => {
@@ -153,7 +154,7 @@ export function installCollectionGuards(kit: GuardKit): void {
       // ECMAScript's order: the length, the depth, then the result (ArraySpeciesCreate), then the walk.
       const top = arrayLike(toObject(this));
       const levels = depth === undefined ? 1 : integer(depth);
-      const out = speciesCreate(top.value);
+      const result = speciesResult(top.value);
       let n = 0;
       const into = (items: unknown, length: number, left: number) => {
         makesElements(length);
@@ -166,12 +167,12 @@ export function installCollectionGuards(kit: GuardKit): void {
             into(inner.value, inner.length, left - 1);
             meter.pop(token, undefined);
           } else {
-            createProperty(out, n++, element);
+            result.put(n++, element);
           }
         }
       };
       into(top.value, top.length, levels);
-      return out;
+      return result.done();
     },
   }).flat);
   // concat in JavaScript (ECMAScript's Array.prototype.concat): each spreadable length read once and
@@ -181,39 +182,64 @@ export function installCollectionGuards(kit: GuardKit): void {
     const flag = (value as Record<symbol, unknown>)[isConcatSpreadable];
     return flag !== undefined ? !!flag : isArray(value);
   };
-  const speciesCreate = (original: unknown): unknown[] => {
-    if (!isArray(original)) return [];
-    let C = (original as { constructor?: unknown }).constructor;
-    if (C !== null && (typeof C === "object" || typeof C === "function")) {
-      C = (C as Record<symbol, unknown>)[species];
-      if (C === null) C = undefined;
+  /**
+   * The result ArraySpeciesCreate(original, 0) makes, filled in order. A plain result is filled while it has
+   * no prototype (no setter a contract put on Array.prototype or Object.prototype can see the writes, and a
+   * plain write is ten times faster than defining each element) and gets Array.prototype when done.
+   */
+  const speciesResult = (original: unknown): { put(index: number, value: unknown): void; done(length?: number): unknown[] } => {
+    let C: unknown;
+    if (isArray(original)) {
+      C = (original as { constructor?: unknown }).constructor;
+      if (C !== null && (typeof C === "object" || typeof C === "function")) {
+        C = (C as Record<symbol, unknown>)[species];
+        if (C === null) C = undefined;
+      }
+      if (C === GuardedArray) C = undefined;
+      if (C !== undefined && typeof C !== "function") throw new TypeError("object.constructor[Symbol.species] is not a constructor");
     }
-    if (C === undefined || C === GuardedArray) return [];
-    if (typeof C !== "function") throw new TypeError("object.constructor[Symbol.species] is not a constructor");
-    return construct(C as Function, [0]) as unknown[];
+    if (C === undefined) {
+      const out = list<unknown>();
+      return {
+        put: (index, value) => {
+          out[index] = value;
+        },
+        done: (length) => {
+          if (length !== undefined) out.length = length;
+          return setPrototypeOf(out, ArrayProto) as unknown[];
+        },
+      };
+    }
+    const made = construct(C as Function, [0]) as unknown[];
+    return {
+      put: (index, value) => createProperty(made, index, value),
+      done: (length) => {
+        if (length !== undefined) (made as { length: number }).length = length;
+        return made;
+      },
+    };
   };
   replace(global.Array.prototype, "concat", () => ({
     concat(this: unknown, ...items: unknown[]) {
       if (this === null || this === undefined) throw new TypeError("Array.prototype.concat called on null or undefined");
       const first = toObject(this);
-      const out = speciesCreate(first);
+      const result = speciesResult(first);
       let n = 0;
       for (let p = -1; p < items.length; p++) {
         const part = p < 0 ? first : items[p];
         if (!isSpreadable(part)) {
           if (n >= 2 ** 53 - 1) throw new TypeError("Invalid array length");
-          createProperty(out, n++, part);
+          result.put(n++, part);
           continue;
         }
         const { value: source, length } = arrayLike(part);
         if (n + length > 2 ** 53 - 1) throw new TypeError("Invalid array length");
         makesElements(length);
         for (let k = 0; k < length; k++, n++) {
-          if (hasProperty(source as object, k)) createProperty(out, n, (source as Record<number, unknown>)[k]);
+          if (hasProperty(source as object, k)) result.put(n, (source as Record<number, unknown>)[k]);
         }
       }
-      (out as { length: number }).length = n;
-      return out;
+      return result.done(n);
     },
   }).concat);
   defineProperty(global.Array.prototype.concat, "length", { value: 1, configurable: true });
@@ -256,7 +282,6 @@ export function installCollectionGuards(kit: GuardKit): void {
     return construct(NativeArray, args, new.target === undefined || new.target === GuardedArray ? NativeArray : new.target);
   };
   kit.standIn("Array", NativeArray, GuardedArray);
-  const ArrayProto = NativeArray.prototype;
   const speciesGetter = getOwnPropertyDescriptor(NativeArray, species)!.get;
   /**
    * Whether a species-creating native (map, slice, splice) will make its result with `new Array(n)`, which

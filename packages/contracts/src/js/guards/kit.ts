@@ -191,11 +191,17 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   /** Strings longer than this are charged by their length when compared (or hashed and compared) in full. */
   const LONG_TEXT = 64;
   const longText = (value: unknown): number => (typeof value === "string" && value.length > LONG_TEXT ? value.length : 0);
+  /**
+   * Units of work per array element made: V8 copies elements one by one on its generic paths (about 25 ns
+   * each, where species or holes rule out a block copy), so that making arrays is ended by the step limit
+   * (1 step per 128 elements) well within the clock, not by the memory model after millions of copies.
+   */
+  const ELEMENT_UNITS = 32;
   const makesElements = (length: number) => {
     if (!(length >= 0)) return;
     if (length > 1e9) meter.fatal(MEMORY_LIMIT);
     meter.alloc(8 * length);
-    work(length);
+    work(ELEMENT_UNITS * length);
   };
   const makesEntries = (count: number, bytesEach: number) => {
     if (!(count > 0)) return;
