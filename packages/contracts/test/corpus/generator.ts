@@ -73,6 +73,13 @@ export const TEMPLATES: Record<string, (d: Draw) => string> = {
   "shift of a huge array-like": (d) => `const o = { length: ${d.pick([10, 1e6, 9007199254740991])} }; o[o.length - 1] = 1; Array.prototype.shift.call(o); out.push(o.length);`,
   "buffers that grow": (d) => `const b = new ArrayBuffer(16, { maxByteLength: ${d.pick([1e3, 1e6, 1e9])} }); b.resize(${d.pick([1e3, 1e6, 5e8])}); out.push(b.byteLength); out.push(b.slice(0).byteLength);`,
   "a forged engine error": () => `try { throw new RangeError("Maximum call stack size exceeded"); } catch (e) { out.push("caught " + e.message); } throw Object.create(RangeError.prototype, { message: { value: "Maximum call stack size exceeded" } });`,
+  // Lengths V8 reserves at once (H4), by every kind of route, kept so that unmetered they would fill the heap.
+  "arrays made long and kept": (d) => {
+    const n = d.pick([1000, 65536, 5e5, 1e6, 1e7]);
+    const route = d.pick([`new Array(${n})`, `Array(${n})`, `new ([].constructor)(${n})`, `(() => { const a = []; a.length = ${n}; return a; })()`, `(() => { const a = []; a["len" + "gth"] += ${n}; return a; })()`, `(() => { const a = []; [a.length] = [${n}]; return a; })()`, `Object.assign([], { length: ${n} })`, `Reflect.defineProperty([], "length", { value: ${n} })`, `(() => { const a = []; new Proxy(a, {}).length = ${n}; return a; })()`]);
+    return `const kept = []; for (let i = 0; i < ${d.pick([1, 20, 200])}; i++) kept.push(${route}); out.push(kept.length);`;
+  },
+  "arrays copied, repeated": (d) => `const a = Array(${d.pick([10, 1000, 100000])}).fill(${d.pick(["7", "[]", "'s'"])}); let n = 0; for (let i = 0; i < ${d.pick([1, 100, 10000])}; i++) n += ${d.pick(["a.slice(1).length", "a.concat(a).length", "[a].flat().length", "[...a].length", "a.toSpliced(0, 1).length", "a.slice().splice(1, 5).length", "a.map(String).length"])}; out.push(n);`,
   "long return value": (d) => `out.push("r".repeat(${d.pick([10, 100000, 300000])}).length); return "z".repeat(${d.pick([10, 200000, 300000])});`,
 };
 
