@@ -312,6 +312,33 @@ outer: for (var i = 0; i < 3; i++) {
     });
   });
 
+  describe("writes whose key may be length go through member(o, k), in the code's own mode", () => {
+    /** The rewritten contract without the wrapper around it. */
+    const rewritten = (source: string) => instrument(source, LIMITS).split("return function () {")[1]!;
+    it("rewrites every kind of write target with such a key, and nothing else", () => {
+      const text = rewritten(`"use strict"; a[k] = 1; a.length += 2; a["length"]++; [a[k], a.length = 3] = x; ({ y: a[k], ...a[k] } = x); for (a[k] of x); for (a.length in x); a[0] = 1; a["x"] = 1; a.x = 1; b = a[k]; b = a.length;`);
+      expect(text.match(/__chainsim_member\(/g)).to.have.length(9);
+      expect(text).to.include(`__chainsim_member(a,k).value = 1`).and.include(`__chainsim_member(a,"length").value += 2`).and.include(`a[0] = 1; a["x"] = 1; a.x = 1; b = a[k]; b = a.length;`);
+    });
+    it("marks sloppy code (the helper's third argument), and knows strict functions and classes", () => {
+      const text = rewritten(`a[k] = 1; function f() { "use strict"; b[k] = 1; } class C { m() { c[k] = 1; } } function g() { d[k] = 1; }`);
+      expect(text).to.include("__chainsim_member(a,k,1)").and.include("__chainsim_member(b,k).value").and.include("__chainsim_member(c,k).value").and.include("__chainsim_member(d,k,1)");
+    });
+    it("keeps what the writes mean: values, order, results", () => {
+      const source = `function main() {
+        const log = [];
+        const k = { toString() { log.push("k"); return "x"; } };
+        const o = { x: 1 };
+        const r = [(o[k] += (log.push("v"), 2)), o[k]++, (o[(log.push("key"), "y")] = (log.push("value"), 5))];
+        const a = [1, 2, 3];
+        a.length = 1;
+        [a[(log.push("d"), 1)]] = [7];
+        return [r.join(), o.x, o.y, a.join(), log.join("")].join("|");
+      }`;
+      expect(run(source, "main()").result).to.equal(vm.runInNewContext(`${source}; main()`));
+    });
+  });
+
   describe("source fidelity", () => {
     const SOURCE = `"use strict";
 const double = x => x * 2;
@@ -494,6 +521,8 @@ function query(input) {
       ["generator function", `function* gen() {\n  yield 1;\n}`, /Generator function is not allowed in contracts: contracts are synchronous \(1:0\)/, 1],
       ["generator method", `class G {\n  *[Symbol.iterator]() { yield 1; }\n}`, /Generator method.*synchronous.*\(2:2\)/, 2],
       ["async generator", `var g = async function* () {};`, /(Async|Generator) function.*synchronous/, 1],
+      ["a write to super[…]", `class A extends Array {\n  m(k) { super[k] = 1; } }`, /Writing super\[…\] or super\.length is not allowed in contracts.*\(2:9\)/, 2],
+      ["a write to super.length", `class A extends Array { m() { super.length++; } }`, /Writing super.*\(1:30\)/, 1],
     ];
     for (const [what, source, message, line] of cases) {
       it(`refuses ${what} with 152, naming it and its line`, () => {

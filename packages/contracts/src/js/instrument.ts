@@ -25,12 +25,15 @@
  * - a body's straight-line code pays 1 step per NODES_PER_STEP syntax nodes on top of its entry step;
  * - every catch block starts with `caught(e)`: a run stopped by a limit stays stopped, V8's own limits
  *   become ours;
- * - every regular-expression literal is built by `regexp(source, flags)` (the linear-time engine).
+ * - every regular-expression literal is built by `regexp(source, flags)` (the linear-time engine);
+ * - every write to `o.length` or `o[k]` (k not a literal of another name), as the target of any assignment,
+ *   `++`/`--`, destructuring or for-in/of head, becomes `member(o, k).value`: an array's new length is
+ *   charged before V8 reserves it (docs/contracts.md §13, "Writes that can make an array longer").
  *
  * Refused (ContractSourceError): a source over the size limit (155), one that does not parse as a classic
  * script (152), and (152) constructs that would escape metering or that a synchronous contract cannot use:
  * the reserved identifier, `eval`, `Function`, `with`, `import()`, async functions, generators, `await`,
- * `yield`, `for await`.
+ * `yield`, `for await`, and writes to `super[…]` or `super.length` (no helper can be given `super`).
  */
 import { createHash } from "node:crypto";
 import { Parser, getLineInfo, type Options } from "acorn";
