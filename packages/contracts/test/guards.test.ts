@@ -118,6 +118,14 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["straight-line code", `const f = function (x) { ${"x = (x * 3) ^ 5;".repeat(2000)} return x; }; let x = 1; for (let i = 0; i < 100; i++) x = f(x); return String(x)`, "Step exceeding limit"],
       // Found by the adversarial review of 2026-11-25 (H4): V8 reserves a length's slots at once (8 bytes
       // each), so every way to make an array long with one call or one write is charged by the length.
+      // Built-ins recursing natively through a contract's getters and conversions (no contract frame in between).
+      ["a bound Reflect.get as its own getter", `const o = {}; Object.defineProperty(o, "x", { get: Reflect.get.bind(null, o, "x") }); return String(o.x)`, "Stack exceeding limit"],
+      ["a bound String as its object's toString", `const o = {}; o.toString = String.bind(null, o); return String(o)`, "Stack exceeding limit"],
+      ["Object.prototype.toString as its own @@toStringTag getter", `const o = {}; Object.defineProperty(o, Symbol.toStringTag, { get: Object.prototype.toString }); return Object.prototype.toString.call(o)`, "Stack exceeding limit"],
+      ["the same through __defineGetter__", `const o = {}; o.__defineGetter__(Symbol.toStringTag, Object.prototype.toString); return Object.prototype.toString.call(o)`, "Stack exceeding limit"],
+      ["the same through Object.create", `const o = Object.create(null, { [Symbol.toStringTag]: { get: Object.prototype.toString } }); return Object.prototype.toString.call(o)`, "Stack exceeding limit"],
+      ["a guarded method as the getter of the length it reads", `const o = {}; Object.defineProperty(o, "length", { get: Array.prototype.map }); return String(o.length)`, "Stack exceeding limit"],
+      ["a proxy whose handler's trap reaches the proxy again", `let p; const h = new Proxy({}, { get: (t, k) => (k === "get" ? Reflect.get.bind(null, p, "x") : undefined) }); p = new Proxy({}, h); return String(p.x)`, "Stack exceeding limit"],
       // Arrays copied element by element on V8's generic paths (about 25 ns each): the steps end them early.
       ["slice and splice of 100,000 elements, repeated", `const a = Array(100000).fill(7); for (;;) { a.slice(1); a.slice().splice(10, 50000); }`, "Step exceeding limit"],
       ["concat of 100,000 elements, repeated", `const a = Array(100000).fill(7); for (;;) a.concat(a);`, "Step exceeding limit"],
@@ -134,6 +142,22 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
         expect([failure!.code, failure!.exception]).to.deep.equal([155, exception]);
       });
     }
+  });
+
+  it("every built-in, as its own object's conversions and getters and called on it, ends on a model, never on V8's stack", async () => {
+    // Found by the review of 2026-11-25: a native whose work reads what a contract controls can be what it
+    // reads (`o.toString = String.prototype.trim`), recursing with no contract frame. Every function reachable
+    // from the globals (and their prototypes) is tried.
+    const listing = await query(`const out = []; const seen = new Set(); for (const g of Object.getOwnPropertyNames(globalThis)) { const v = globalThis[g]; if (v === null || (typeof v !== "object" && typeof v !== "function")) continue; for (const [owner, path] of [[v, g], [v.prototype, g + ".prototype"]]) { if (owner === null || (typeof owner !== "object" && typeof owner !== "function")) continue; for (const k of Reflect.ownKeys(owner)) { const d = Reflect.getOwnPropertyDescriptor(owner, k); for (const [kind, f] of [["value", d.value], ["get", d.get], ["set", d.set]]) if (typeof f === "function" && !seen.has(f)) { seen.add(f); out.push([path, typeof k === "symbol" ? k.description : k, typeof k === "symbol", kind]); } } } } return JSON.stringify(out);`);
+    const functions = JSON.parse(listing.value as string) as [string, string, boolean, string][];
+    expect(functions.length).to.be.above(300);
+    const trips: string[] = [];
+    for (const [path, key, symbol, kind] of functions) {
+      const F = `Reflect.getOwnPropertyDescriptor(${path}, ${symbol ? key : JSON.stringify(key)}).${kind}`;
+      const { failure } = await query(`const F = ${F}; const o = {}; for (const k of ["toString", "valueOf", "join", Symbol.toPrimitive]) o[k] = F; for (const k of [Symbol.toStringTag, "name", "message", "source", "flags", "global", "length", "constructor", "exec", "lastIndex", "0", "next", "done", "value", Symbol.iterator]) Object.defineProperty(o, k, { get: F, configurable: true }); try { F.call(o, o, o); } catch (e) {} try { new F(o); } catch (e) {} return "ok";`);
+      if (failure instanceof GuardTripped) trips.push(`${path}.${key} (${kind}): ${failure.exception}`);
+    }
+    expect(trips).to.deep.equal([]);
   });
 
   it("counts a proxy's handler in its chain: a handler that is a proxy of a proxy… is refused past 64", async () => {
@@ -192,6 +216,10 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       `class A extends Array {} const a = new A(3); const m = A.from([1, 2, 3]).map((x) => x * 2); return [a.length, a instanceof A, m instanceof A, m.join(), A.from([1, 2]).slice(1) instanceof A, A.from([1, 2, 3]).splice(1, 1) instanceof A, A.from([1, 2, 3]).filter((x) => x > 1).constructor.name, [1, 2, 3].map((x) => x).constructor === Array, [, 1].slice().hasOwnProperty(0), [1, , 3].map((x) => x).hasOwnProperty(1), [1, 2, 3, 4].splice(1, 2).join(), [[1], [2]].flatMap((x) => x).join()].join();`,
       `class S extends Array { static get [Symbol.species]() { return function (n) { return { n, made: true }; }; } } const s = S.from([1, 2]); const m = s.map((x) => x); return [m.made, m.n, m[1], s.slice(0).n, JSON.stringify(s.filter(() => true))].join();`,
       `const log = []; Object.defineProperty(Array.prototype, 0, { set(v) { log.push(v); }, get() { return "proto"; }, configurable: true }); const r = [[5].concat([6]).join(), [[7]].flat().join(), [...[8, 9]].join(), Array.from([1]).join(), [1, 2].slice(1).join(), [1, 2].map((x) => x).join(), [, 1].concat()[0], [[, 1]].flat().length, [...[, 2]].join()]; delete Array.prototype[0]; return r.join("|") + log.join();`,
+      // Bound functions are proxies of V8's (their calls hold a frame): what they mean is V8's.
+      `class A { constructor(x) { this.x = x; } } const B = A.bind(null, 7); const f = function (a, b) { return [this, a, b].join(); }.bind("t", 1); const b = new B(); let extendsError; try { class D extends B {} } catch (e) { extendsError = e.message; } return [b instanceof B, b instanceof A, b.x, new A() instanceof B, typeof B, B.name, B.length, "prototype" in B, B.prototype, f(2), f.name, f.length, f.bind(null, 2)(), Object.getPrototypeOf(B) === Object.getPrototypeOf(A), extendsError, Reflect.construct(B, []).x, ["a", "b"].map(String.prototype.toUpperCase.call.bind(String.prototype.toUpperCase)).join()].join();`,
+      // Object.defineProperties and Object.create read every descriptor first, in order, then define.
+      `const log = []; const props = new Proxy({ b: { value: 2, enumerable: true }, a: { get() { return 1; } }, hidden: { value: 0 } }, { ownKeys(t) { log.push("keys"); return ["b", "a", "hidden"]; }, getOwnPropertyDescriptor(t, k) { log.push("own:" + k); return { value: t[k], enumerable: k !== "hidden", configurable: true }; }, get(t, k) { log.push("get:" + String(k)); return t[k]; } }); const o = Object.defineProperties({}, props); const c = Object.create({ p: 1 }, { q: { value: 2, enumerable: true } }); const errors = []; for (const f of [() => Object.defineProperties({}, { x: 1 }), () => Object.defineProperties({}, undefined), () => Object.defineProperties(1, {}), () => Object.create(1), () => Object.defineProperties(Object.freeze({}), { y: { value: 1 } }), () => Object.defineProperty({}, "z", { get: 1 }), () => ({}).__defineGetter__("w", 1)]) { try { f(); errors.push("ok"); } catch (e) { errors.push(e.name + ":" + e.message); } } const g = {}; g.__defineGetter__("v", function () { return 5; }); return [log.join(), Object.keys(o).join(), o.a, o.b, c.p, c.q, Object.getPrototypeOf(Object.create(null)), errors.join("|"), g.v, Object.getOwnPropertyDescriptor(g, "v").enumerable].join(";");`,
       // Writes to computed keys and lengths (metered, H4): V8's order of conversions, sloppy and strict failures.
       `const log = []; const k = { toString() { log.push("k"); return "x"; } }; const o = {}; o[k] = (log.push("v"), 1); o[k] += (log.push("v"), 1); o[k]++; [o[k]] = [(log.push("v"), 5)]; const frozen = Object.freeze({ x: 1 }); frozen["x"] = 2; const s = "str"; s["y"] = 1; s["length"] = 9; const errors = []; try { null[(log.push("key"), "a")] = (log.push("v"), 1); } catch (e) { errors.push(e.message); } try { undefined["length"] = 1; } catch (e) { errors.push(e.message); } try { null[k] = 1; } catch (e) { errors.push(e.message); } return [log.join(), o.x, frozen.x, s.length, errors.join("|")].join(";");`,
       `return (function () { "use strict"; const out = []; const frozen = Object.freeze({ x: 1, length: 2 }); for (const write of [() => { frozen["x"] = 2; }, () => { frozen.length = 3; }, () => { "str"["y"] = 1; }, () => { "str".length = 1; }, () => { Object.freeze([1]).length = 0; }, () => { const a = []; a.length = -1; }, () => { const a = []; a["length"] = 1.5; }, () => { const a = []; a.length = Symbol(); }, () => { let n = 0; const a = []; a.length = { valueOf: () => n++ }; }, () => { ({ get length() { return 1; } })["length"] = 2; }, () => { Object.preventExtensions([])[0] = 1; }]) { try { write(); out.push("ok"); } catch (e) { out.push(e.name + ":" + e.message); } } return out.join("|"); })();`,

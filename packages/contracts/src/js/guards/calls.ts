@@ -4,7 +4,7 @@
 import type { GuardKit } from "./kit.js";
 
 export function installCallGuards(kit: GuardKit): void {
-  const { global, meter, work, makesString, replace, charged, arrayLike, list, chains } = kit;
+  const { global, meter, work, makesString, replace, charged, arrayLike, list, chains, held } = kit;
   const { MEMORY_LIMIT, STACK_LIMIT } = kit;
   const apply = Reflect.apply;
   const construct = Reflect.construct;
@@ -88,16 +88,18 @@ export function installCallGuards(kit: GuardKit): void {
     for (let i = 0; i < TRAPS.length; i++) {
       const name = TRAPS[i]!;
       const fallback = nativeReflect[name]!;
-      forwarder[name] = (...args: unknown[]) => {
-        work(TRAP_UNITS);
-        const trap = (handler as Record<string, unknown>)[name];
-        if (trap === undefined || trap === null) return apply(fallback, undefined, args);
-        if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '#<Object>' is not a function`);
-        if (name !== "ownKeys") return apply(trap, handler, args);
-        const { value: keys, length } = arrayLike(apply(trap, handler, args));
-        kit.makesEntries(length, KEY_BYTES);
-        return keys;
-      };
+      // Held like every guard: a handler's traps can be natives that reach this proxy again.
+      forwarder[name] = (...args: unknown[]) =>
+        held(() => {
+          work(TRAP_UNITS);
+          const trap = (handler as Record<string, unknown>)[name];
+          if (trap === undefined || trap === null) return apply(fallback, undefined, args);
+          if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '#<Object>' is not a function`);
+          if (name !== "ownKeys") return apply(trap, handler, args);
+          const { value: keys, length } = arrayLike(apply(trap, handler, args));
+          kit.makesEntries(length, KEY_BYTES);
+          return keys;
+        });
     }
     return forwarder;
   };
@@ -132,13 +134,36 @@ export function installCallGuards(kit: GuardKit): void {
     configurable: true,
   });
   defineProperty(global, "Proxy", { value: GuardedProxy, writable: true, enumerable: false, configurable: true });
+  // V8 calls a bound function without running any JavaScript, so bound built-ins given as getters or
+  // conversions (`get: Reflect.get.bind(null, o, "x")` on `o.x`) would recurse natively, unseen by the stack
+  // model: a contract gets a proxy of the bound function whose calls hold a frame. `instanceof` still looks
+  // through it to the target, as for a bound function (its @@hasInstance is the proxy's own).
+  // Error.prototype.toString reads `name` and `message`, which a contract can make this method again.
+  charged(global.Error.prototype, "toString", () => {});
+  const hasInstanceSymbol = Symbol.hasInstance;
+  const boundOf = new WeakMap<object, Function>();
+  const isInstance = {
+    [hasInstanceSymbol](this: unknown, value: unknown): boolean {
+      const bound = kit.isObject(this) ? apply(weakGet, boundOf, [this]) : undefined;
+      return bound === undefined ? false : apply(ordinaryHasInstance, bound, [value]);
+    },
+  }[hasInstanceSymbol];
+  const ordinaryHasInstance = (FunctionProto as Record<symbol, Function>)[hasInstanceSymbol]!;
+  const reflectGet = Reflect.get;
   replace(FunctionProto, "bind", (original) => ({
     bind(this: unknown, ...args: unknown[]) {
       const depth = deeper(this);
       work(args.length);
-      const bound = apply(original, this, args);
-      apply(weakSet, chains, [bound, { depth }]);
-      return bound;
+      const bound = apply(original, this, args) as Function;
+      const handler: ProxyHandler<Function> = {
+        apply: (target, thisArg, list) => held(() => apply(target, thisArg, list)),
+        construct: (target, list, newTarget) => held(() => construct(target, list, newTarget === proxy ? target : newTarget)),
+        get: (target, key, receiver) => (key === hasInstanceSymbol ? isInstance : reflectGet(target, key, receiver)),
+      };
+      const proxy: Function = new NativeProxy(bound, handler);
+      apply(weakSet, boundOf, [proxy, bound]);
+      apply(weakSet, chains, [proxy, { depth }]);
+      return proxy;
     },
   }).bind);
 

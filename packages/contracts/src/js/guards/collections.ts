@@ -4,7 +4,7 @@
 import type { GuardKit } from "./kit.js";
 
 export function installCollectionGuards(kit: GuardKit): void {
-  const { global, meter, held, work, longText, makesString, makesElements, makesEntries, integer, toText, replace, charged, arrayLike, isTypedArray, keyCount, iterates, iterated, typedLength, min, max, list, toPropertyKey } = kit;
+  const { global, meter, work, longText, makesString, makesElements, makesEntries, integer, toText, replace, charged, arrayLike, isTypedArray, keyCount, iterates, iterated, typedLength, min, max, list, toPropertyKey } = kit;
   const { MEMORY_LIMIT, LEVEL_FRAME, chains } = kit;
   const apply = Reflect.apply;
   const construct = Reflect.construct;
@@ -50,7 +50,7 @@ export function installCollectionGuards(kit: GuardKit): void {
         if (this === null || this === undefined) return apply(original, this, args);
         const { value: target, length } = arrayLike(this);
         cost(length, args, target);
-        const result = held(() => apply(original, target, args));
+        const result = apply(original, target, args);
         return result === target && target !== this ? this : result;
       },
     }).method);
@@ -91,6 +91,10 @@ export function installCollectionGuards(kit: GuardKit): void {
   });
   for (const name of ["sort", "toSorted"]) arrayMethod(name, (length, args, target) => sortCost(length, name === "toSorted", args, target));
   arrayMethod("push", (_length, args) => makesElements(args.length));
+  // Constant work, but they convert and read what a contract controls (a length, an index, `join`): held
+  // like every guard, so that none recurses into itself unseen.
+  for (const name of ["at", "pop", "toString"]) charged(global.Array.prototype, name, () => {});
+  charged(TypedArrayProto, "toString", () => {});
   // Iterators are lazy: what consumes one natively is charged by the live size of what it iterates.
   for (const name of ["keys", "values", "entries", iteratorSymbol]) {
     replace(global.Array.prototype, name, (original) => ({
@@ -265,7 +269,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     replace(owner, "from", (original) => ({
       method(this: unknown, ...args: unknown[]) {
         fromCost(args);
-        return held(() => apply(original, this, args));
+        return apply(original, this, args);
       },
     }).method);
   }
@@ -475,25 +479,41 @@ export function installCollectionGuards(kit: GuardKit): void {
   charged(global.Reflect, "ownKeys", (_r, args) => makesEntries(keyCount(args[0]), KEY_BYTES));
   // ---- natives that write properties: a `length` they give an array goes through lengthWrite -----------
   const nativeDefine = Object.defineProperty;
+  const nativeCreate = Object.create;
   const hasOwn = Object.prototype.hasOwnProperty;
+  const ownKeys = Reflect.ownKeys;
   const DESCRIPTOR_FIELDS = ["enumerable", "configurable", "value", "writable", "get", "set"];
   /**
-   * A descriptor's fields, read once (as ECMAScript's ToPropertyDescriptor reads them, or from V8's own
-   * descriptor object), into an object no prototype can add a field to.
+   * A descriptor's fields, read once (as ECMAScript's ToPropertyDescriptor reads them), into an object no
+   * prototype can add a field to.
    */
-  const copyDescriptor = (attributes: object, own: boolean): Record<string, unknown> => {
+  const copyDescriptor = (attributes: object): Record<string, unknown> => {
     const out = setPrototypeOf({}, null) as Record<string, unknown>;
     for (let i = 0; i < DESCRIPTOR_FIELDS.length; i++) {
       const field = DESCRIPTOR_FIELDS[i]!;
-      if (own ? apply(hasOwn, attributes, [field]) : hasProperty(attributes, field)) out[field] = (attributes as Record<string, unknown>)[field];
+      if (hasProperty(attributes, field)) out[field] = (attributes as Record<string, unknown>)[field];
     }
     return out;
   };
-  /** The descriptor V8 gets for defining `key` on `target`: a new length for an array is charged first. */
-  const defining = (target: object, key: string | symbol, attributes: unknown, own = false): unknown => {
-    if (key !== "length" || !kit.isObject(attributes) || arrayBehind(target) === undefined) return attributes;
-    const descriptor = copyDescriptor(attributes, own);
-    if (apply(hasOwn, descriptor, ["value"])) descriptor.value = lengthWrite(target, descriptor.value);
+  /**
+   * Object.prototype.toString as its own object's @@toStringTag getter would call itself natively, unseen by
+   * the stack model (V8 reads it to format messages, so it cannot itself be replaced): as an accessor it
+   * becomes a function that holds a frame per call.
+   */
+  const objectToString = Object.prototype.toString;
+  const heldToString = {
+    toString(this: unknown) {
+      return kit.held(() => apply(objectToString, this, []));
+    },
+  }.toString;
+  const accessor = (fn: unknown): unknown => (fn === objectToString ? heldToString : fn);
+  /** The descriptor V8 gets for defining `key` on `target`: read once, its accessors held, an array's new length charged. */
+  const defining = (target: object, key: string | symbol, attributes: unknown): unknown => {
+    if (!kit.isObject(attributes)) return attributes; // V8's TypeError
+    const descriptor = copyDescriptor(attributes);
+    if (apply(hasOwn, descriptor, ["get"])) descriptor.get = accessor(descriptor.get);
+    if (apply(hasOwn, descriptor, ["set"])) descriptor.set = accessor(descriptor.set);
+    if (key === "length" && apply(hasOwn, descriptor, ["value"]) && arrayBehind(target) !== undefined) descriptor.value = lengthWrite(target, descriptor.value);
     return descriptor;
   };
   for (const owner of [global.Object, global.Reflect]) {
@@ -505,6 +525,43 @@ export function installCollectionGuards(kit: GuardKit): void {
       },
     }).defineProperty);
   }
+  /** ECMAScript's ObjectDefineProperties: every descriptor read first, in its order, then each defined. */
+  const defineAll = (target: object, properties: unknown): object => {
+    if (properties === null || properties === undefined) throw new TypeError("Cannot convert undefined or null to object");
+    const props = toObject(properties) as Record<string | symbol, unknown>;
+    makesEntries(keyCount(props), 2 * KEY_BYTES);
+    const keys = ownKeys(props);
+    const definitions = list<[string | symbol, unknown]>();
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const own = getOwnPropertyDescriptor(props, key);
+      if (own === undefined || !own.enumerable) continue;
+      const attributes = props[key];
+      if (!kit.isObject(attributes)) nativeDefine({}, key, attributes as PropertyDescriptor); // V8's TypeError
+      definitions[definitions.length] = [key, defining(target, key, attributes)];
+    }
+    for (let i = 0; i < definitions.length; i++) nativeDefine(target, definitions[i]![0], definitions[i]![1] as PropertyDescriptor);
+    return target;
+  };
+  replace(global.Object, "defineProperties", (original) => ({
+    defineProperties(target: unknown, properties: unknown) {
+      if (!kit.isObject(target)) return apply(original, undefined, [target, properties]); // V8's TypeError
+      return defineAll(target, properties);
+    },
+  }).defineProperties);
+  replace(global.Object, "create", () => ({
+    create(proto: unknown, properties?: unknown) {
+      const made = nativeCreate(proto as object | null); // V8's TypeError for a bad prototype
+      return properties === undefined ? made : defineAll(made, properties);
+    },
+  }).create);
+  for (const name of ["__defineGetter__", "__defineSetter__"]) {
+    replace(global.Object.prototype, name, (original) => ({
+      method(this: unknown, key: unknown, fn: unknown) {
+        return apply(original, this, [key, accessor(fn)]);
+      },
+    }).method);
+  }
   replace(global.Reflect, "set", (original) => ({
     set(target: unknown, key: unknown, value: unknown, ...receiver: unknown[]) {
       if (!kit.isObject(target)) return apply(original, undefined, [target, key, value]); // V8's TypeError
@@ -514,8 +571,8 @@ export function installCollectionGuards(kit: GuardKit): void {
     },
   }).set);
   /**
-   * Object.assign and Object.defineProperties write keys they learn as they go: given an array, V8 writes
-   * to a proxy of it whose traps charge a new length, then write as V8 would have (its errors unchanged).
+   * Object.assign writes keys it learns as it goes: given an array, V8 writes to a proxy of it whose `set`
+   * trap charges a new length, then writes as V8 would have (its errors unchanged).
    */
   const NativeProxy = Proxy;
   const lengthCharging: ProxyHandler<object> = {
@@ -523,36 +580,19 @@ export function installCollectionGuards(kit: GuardKit): void {
       (target as Record<string | symbol, unknown>)[key] = key === "length" ? lengthWrite(target, value) : value;
       return true;
     },
-    defineProperty(target, key, attributes) {
-      nativeDefine(target, key, defining(target, key, attributes, true) as PropertyDescriptor);
-      return true;
-    },
   };
-  const writingLengths = (original: Function, cost: (args: unknown[]) => void) => ({
-    method(target: unknown, ...rest: unknown[]) {
-      cost(rest);
-      if (!kit.isObject(target) || arrayBehind(target) === undefined) {
-        const args = list<unknown>();
-        args[0] = target;
-        for (let i = 0; i < rest.length; i++) args[i + 1] = rest[i];
-        return apply(original, undefined, args);
-      }
-      const args = list<unknown>();
-      args[0] = new NativeProxy(target, lengthCharging);
-      for (let i = 0; i < rest.length; i++) args[i + 1] = rest[i];
-      apply(original, undefined, args);
-      return target;
-    },
-  }).method;
-  replace(global.Object, "assign", (original) =>
-    writingLengths(original, (sources) => {
+  replace(global.Object, "assign", (original) => ({
+    assign(target: unknown, ...sources: unknown[]) {
       for (let i = 0; i < sources.length; i++) makesEntries(keyCount(sources[i]), KEY_BYTES);
-    }),
-  );
+      const args = list<unknown>();
+      args[0] = kit.isObject(target) && arrayBehind(target) !== undefined ? new NativeProxy(target, lengthCharging) : target;
+      for (let i = 0; i < sources.length; i++) args[i + 1] = sources[i];
+      const result = apply(original, undefined, args);
+      return args[0] === target ? result : target;
+    },
+  }).assign);
   for (const name of ["freeze", "seal", "preventExtensions"]) charged(global.Object, name, (_r, args) => makesEntries(keyCount(args[0]), 2 * KEY_BYTES));
   for (const name of ["isFrozen", "isSealed"]) charged(global.Object, name, (_r, args) => work(keyCount(args[0])));
-  replace(global.Object, "defineProperties", (original) => writingLengths(original, (rest) => makesEntries(keyCount(rest[0]), 2 * KEY_BYTES)));
-  charged(global.Object, "create", (_r, args) => makesEntries(keyCount(args[1]), 2 * KEY_BYTES));
   replace(global.Object, "fromEntries", (original) => ({
     method(iterable: unknown) {
       const known = iterated(iterable);

@@ -346,7 +346,15 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     const original = descriptor.value as Function;
     let wrapper = apply(weakGet, wrappers, [original]) as Function | undefined;
     if (wrapper === undefined) {
-      wrapper = make(original);
+      const guard = make(original);
+      // The whole call holds a frame of the stack model: a guard reads what a contract controls (a length, a
+      // getter, a conversion), which can be this guard again, or a native calling it, with no contract frame
+      // in between.
+      wrapper = {
+        method(this: unknown, ...args: unknown[]) {
+          return held(() => apply(guard, this, args));
+        },
+      }.method;
       defineProperty(wrapper, "name", { value: original.name, configurable: true });
       defineProperty(wrapper, "length", { value: original.length, configurable: true });
       apply(weakSet, wrappers, [original, wrapper]);
@@ -357,7 +365,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     replace(owner, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
         cost(this, args);
-        return held(() => apply(original, this, args));
+        return apply(original, this, args);
       },
     }).method);
 

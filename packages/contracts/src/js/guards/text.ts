@@ -59,8 +59,8 @@ export function installTextGuards(kit: GuardKit): void {
    * (Reading one code unit, `charAt`/`charCodeAt`/`codePointAt`/`at`, costs the same whatever the length: V8
    * flattens a string made of pieces once, and making it was charged.)
    */
-  for (const name of ["indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "slice", "substring", "substr", "trim", "trimStart", "trimEnd", "toUpperCase", "toLowerCase", "isWellFormed", "toWellFormed"]) {
-    const copies = name === "trim" || name === "trimStart" || name === "trimEnd" || name === "toUpperCase" || name === "toLowerCase" || name === "toWellFormed";
+  for (const name of ["indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "slice", "substring", "substr", "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "toUpperCase", "toLowerCase", "isWellFormed", "toWellFormed"]) {
+    const copies = name === "trim" || name === "trimStart" || name === "trimEnd" || name === "trimLeft" || name === "trimRight" || name === "toUpperCase" || name === "toLowerCase" || name === "toWellFormed";
     replace(StringProto, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
         const text = receiverText(this, name);
@@ -72,6 +72,8 @@ export function installTextGuards(kit: GuardKit): void {
       },
     }).method);
   }
+  // Reading one code unit is not charged by size, but converts the receiver and the index: held like every guard.
+  for (const name of ["at", "charAt", "charCodeAt", "codePointAt"]) kit.charged(StringProto, name, () => {});
   replace(StringProto, "normalize", () => ({
     normalize(this: unknown, form?: unknown) {
       const text = receiverText(this, "normalize");
@@ -361,8 +363,9 @@ export function installTextGuards(kit: GuardKit): void {
   defineProperty(RegExpProto, "flags", {
     get: {
       flags(this: unknown) {
-        // V8's getter reads each flag in ECMAScript's order (observable, as in V8), and adds `l`.
-        const all = apply(flagsGetter, this, []) as string;
+        // V8's getter reads each flag in ECMAScript's order (observable, as in V8), and adds `l`. Those reads
+        // can be this getter again (a contract's accessor): held, like every guard.
+        const all = kit.held(() => apply(flagsGetter, this, [])) as string;
         let out = "";
         for (let i = 0; i < all.length; i++) if (all[i] !== "l") out += all[i];
         return out;
