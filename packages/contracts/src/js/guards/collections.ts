@@ -120,13 +120,13 @@ export function installCollectionGuards(kit: GuardKit): void {
   }
 
   // join (and so toString, which calls this.join) in JavaScript: V8's own recursion through nested arrays
-  // has no contract frame; this one holds a frame per level. A cycle joins as "", as in V8.
+  // has no contract frame; here each level goes through the guarded toString and join, which hold frames
+  // (kit.replace). A cycle joins as "", as in V8.
   const joining = new SetCtor<object>();
   const join = (receiver: unknown, length: number, separator: unknown): string => {
     const array = receiver as Record<number, unknown>;
     const glue = separator === undefined ? "," : toText(separator);
     if (apply(setHas, joining, [array])) return "";
-    const token = meter.push(LEVEL_FRAME);
     apply(setAdd, joining, [array]);
     try {
       work(length);
@@ -141,7 +141,6 @@ export function installCollectionGuards(kit: GuardKit): void {
       return out;
     } finally {
       apply(setDelete, joining, [array]);
-      meter.pop(token, undefined);
     }
   };
   replace(global.Array.prototype, "join", () => ({

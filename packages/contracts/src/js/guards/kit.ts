@@ -352,7 +352,12 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
       // in between.
       wrapper = {
         method(this: unknown, ...args: unknown[]) {
-          return held(() => apply(guard, this, args));
+          const token = meter.push(LEVEL_FRAME);
+          try {
+            return apply(guard, this, args);
+          } finally {
+            meter.pop(token, undefined);
+          }
         },
       }.method;
       defineProperty(wrapper, "name", { value: original.name, configurable: true });
