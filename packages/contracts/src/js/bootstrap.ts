@@ -528,6 +528,7 @@ export function bootstrap(
   // What installing cost is not the contract's.
   used = 0;
   memory = 0;
+  stackPeak = 0;
   budget = 0;
   let begun = false;
   return {
@@ -544,6 +545,7 @@ export function bootstrap(
       // Building Utils and Chain went through guarded built-ins (Object.freeze, spread): not the contract's cost.
       used = 0;
       memory = 0;
+      stackPeak = 0;
       for (let i = 0; i < guards.runStarts.length; i++) guards.runStarts[i]!();
     },
     run(wrapper: Function, entry: string, input: string): string {
