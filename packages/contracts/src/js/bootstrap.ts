@@ -108,6 +108,8 @@ export function bootstrap(
   const quote = JSON.stringify;
   const isArray = Array.isArray;
   const arrayPrototype = Array.prototype;
+  /** The native one: the guarded Reflect.set would charge a length the member helper already charged. */
+  const reflectSet = Reflect.set;
   const setPrototypeOf = Object.setPrototypeOf;
   const hasOwn = Object.prototype.hasOwnProperty;
   const stringSlice = String.prototype.slice;
@@ -373,7 +375,6 @@ export function bootstrap(
   ];
 
   // ---- writes whose key may be `length` (instrument.ts): an array's new length is charged first -------
-  const reflectSet = Reflect.set;
   const toObject = Object;
   const { toPropertyKey } = guards;
   const lengthWrite = guards.lengthWrite!;
