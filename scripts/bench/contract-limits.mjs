@@ -25,6 +25,16 @@ const HEAVY = {
   "slice and splice of 100,000 elements": `const a = Array(100000).fill(7); for (;;) { a.slice(1); a.slice().splice(10, 50000); }`,
   "map of 100,000 elements": `const a = Array(100000).fill(7); for (;;) a.map(Number);`,
   "writes to computed keys": `const a = []; const o = {}; for (let i = 0; ; i++) { a[i & 1023] = i; o["k" + (i & 63)] = i; a.length = i & 1023; }`,
+  // What the review of the length fixes found (2026-11-25): walks on V8's generic path, copies key by key.
+  "walks over a 2,000-deep prototype chain": `const p = Array(2000).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 4096; for (;;) Array.prototype.includes.call(o, 7);`,
+  "a holey array iterated over a deep chain": `const b = Object.create(Array.prototype); b[0] = 1; const p = Array(2000).fill(0).reduce(Object.create, b); const a = new Array(1e5); Object.setPrototypeOf(a, p); for (;;) new Set(a);`,
+  "walks of a getter-length array-like": `const o = { get length() { return 4096; } }; for (;;) Array.prototype.includes.call(o, 1);`,
+  "holey walks with an element on Array.prototype": `Array.prototype[3] = 1; const a = new Array(1e6); for (;;) a.includes(7);`,
+  "Object.assign of a 400,000-character string": `const s = "x".repeat(4e5); for (;;) Object.assign([], s);`,
+  "keys of a 400,000-character String object": `const o = new String("x".repeat(4e5)); for (;;) Reflect.ownKeys(o);`,
+  "keys of a 100,000-element array": `const a = new Array(1e5).fill(0); for (;;) Object.keys(a);`,
+  "Sets of 100,000 numbers": `const a = new Array(1e5).fill(0).map((x, i) => i); for (;;) new Set(a);`,
+  "writes far past the end, kept": `const keep = []; for (;;) { const o = {}; o[1023] = 0; o[2574] = 0; o[4900] = 0; keep.push(o); }`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };
 const host = { call: async (name) => (name === "getBalance" ? "1" : false) };

@@ -90,7 +90,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["a Set built from an iterator whose next is a bound built-in one", `const s = new Set(); for (let i = 0; i < 5000; i++) s.add(i); let n = 0; for (let i = 0; i < 2000; i++) { const it = s.values(); n += new Set({ [Symbol.iterator]: () => ({ next: it.next.bind(it) }) }).size; } return String(n)`, "Step exceeding limit"],
       ["typed array join", `return String(new Float64Array(20e6 / 8).fill(1.5).join("").length)`, "Memory exceeding limit"],
       ["typed array sort, repeated", `const t = new Float64Array(2e6); for (let i = 0; i < 100; i++) t.sort(); return "sorted"`, "Step exceeding limit"],
-      ["concat of a spreadable with a huge length", `const o = { length: 9007199254740991, [Symbol.isConcatSpreadable]: true }; return String([].concat(o).length)`, "Memory exceeding limit"],
+      ["concat of a spreadable with a huge length", `const o = { length: 9007199254740991, [Symbol.isConcatSpreadable]: true }; return String([].concat(o).length)`, "Step exceeding limit"], // the walk is charged first
       ["shift of an array-like with a huge length", `const o = { length: 9007199254740991 }; o[9007199254740990] = 1; Array.prototype.shift.call(o); return "done"`, "Step exceeding limit"],
       ["replaceAll expanding $&", `return String("a".repeat(4e6).replaceAll("a", "$&$&").length)`, "Memory exceeding limit"],
       ["replace expanding $\` per match", `return String("a".repeat(100000).replace(/a/g, "$\`").length)`, "Step exceeding limit"],
@@ -110,7 +110,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["copies made by a native callback are memory", `const call = (() => 0).call; const a = Array(4096).fill("\u0100".repeat(1023)); const keep = []; for (let i = 0; i < 40; i++) keep.push(a.map(call, String.prototype.toUpperCase)); return String(keep.length)`, "Step exceeding limit"],
       ["JSON.stringify's indentation", `let a = Array(2000).fill(0); for (let i = 0; i < 1900; i++) a = [a]; return String(JSON.stringify(a, null, "\u0100".repeat(10)).length)`, "Memory exceeding limit"],
       ["bound maps nested through reduce", `const bind = (() => 0).bind; const top = Array(60000).fill(0).reduce(bind.bind([].map, [0]), function base() { return 7; }); return String(top().length)`, "Stack exceeding limit"],
-      ["an ownKeys trap returning a million keys", `const keys = Object.keys(new Uint8Array(1000000)); const p = new Proxy({}, { ownKeys: () => keys }); let n = 0; for (let i = 0; i < 10; i++) n += Object.keys(p).length; return String(n)`, "Memory exceeding limit"],
+      ["an ownKeys trap returning 100,000 keys", `const keys = Object.keys(new Uint8Array(100000)); const p = new Proxy({}, { ownKeys: () => keys }); let n = 0; for (let i = 0; i < 10; i++) n += Object.keys(p).length; return String(n)`, "Step exceeding limit"],
       ["prototype chains built by a native callback", `const o = Array(400000).fill(undefined).reduce(Object.create, {}); return "built"`, "Step exceeding limit"],
       ["comparing long strings", `const a = "x".repeat(1 << 20); const b = a.slice(0, -1) + "x"; const c = a.slice(0, -1) + "y"; let n = 0; for (let i = 0; i < 200; i++) { if (a === b) n++; if (a < c) n++; if (a >= c) n++; if (a != b) n++; } return String(n)`, "Step exceeding limit"],
       ["comparing an object that converts to a long string", `const a = "x".repeat(1 << 20); const o = { valueOf: () => a.slice(0, -1) + "x" }; let n = 0; for (let i = 0; i < 200; i++) { if (o == a) n++; if (o < a) n++; } return String(n)`, "Step exceeding limit"],
@@ -131,6 +131,22 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["concat of 100,000 elements, repeated", `const a = Array(100000).fill(7); for (;;) a.concat(a);`, "Step exceeding limit"],
       ["flat of 100,000 elements, repeated", `const a = [Array(100000).fill(7)]; for (;;) a.flat();`, "Step exceeding limit"],
       ["toSpliced of 100,000 elements, repeated", `const a = Array(100000).fill(7); for (;;) a.toSpliced(1, 1);`, "Step exceeding limit"],
+      // Found by the adversarial review of the length fixes (2026-11-25): without their charge, each of these
+      // reaches V8's heap or the clock, or (bounded) succeeds within the step limit.
+      ["argument lists of apply kept by a rest parameter", `const big = new Array(30000).fill(0); function f(...r) { return r; } const keep = []; for (let i = 0; i < 400; i++) keep.push(f.apply(null, big)); return "kept"`, "Memory exceeding limit"],
+      ["Array.apply of a long list, kept", `const big = new Array(30000).fill(0); const keep = []; for (let i = 0; i < 400; i++) keep.push(Array.apply(null, big)); return "kept"`, "Memory exceeding limit"],
+      ["arrays written far past their end, kept", `const keep = []; for (let i = 0; i < 6000; i++) { const a = []; a[1023] = 0; a[2574] = 0; keep.push(a); } return "kept"`, "Step exceeding limit"],
+      ["objects written far past their elements, kept", `const keep = []; for (let i = 0; i < 6000; i++) { const o = {}; o[1023] = 0; o["2574"] = 0; o[4900] = 0; keep.push(o); } return "kept"`, "Step exceeding limit"],
+      ["the same through a proxy", `const keep = []; for (let i = 0; i < 6000; i++) { const t = {}; const p = new Proxy(t, {}); p[1023] = 0; p[2574] = 0; p[4900] = 0; keep.push(t); } return "kept"`, "Step exceeding limit"],
+      ["the same through Reflect.set and defineProperty", `const keep = []; const d = { value: 0, writable: true, enumerable: true, configurable: true }; for (let i = 0; i < 6000; i++) { const a = {}; Reflect.set(a, 1023, 0); Object.defineProperty(a, 2574, d); Reflect.defineProperty(a, 4900, d); keep.push(a); } return "kept"`, "Step exceeding limit"],
+      ["the same through Object.assign", `const keep = []; for (let i = 0; i < 6000; i++) keep.push(Object.assign({}, { 1023: 0, 2574: 0, 4900: 0 })); return "kept"`, "Step exceeding limit"],
+      ["the same through push on an array-like", `const push = [].push; const keep = []; for (let i = 0; i < 6000; i++) { const o = { length: 1023 }; push.call(o, 0); o.length = 2574; push.call(o, 0); o.length = 4900; push.call(o, 0); keep.push(o); } return "kept"`, "Step exceeding limit"],
+      ["Error.prototype.toString doubling a long name", `let s = "x".repeat(1 << 21); const e = new Error(); for (let i = 0; i < 7; i++) { e.name = s; e.message = s; s = e.toString(); } return String(s.length)`, "Memory exceeding limit"],
+      ["an error's stack joining a long name and message", `const s = "x".repeat(1 << 21); const e = new Error(); e.name = s; e.message = s + "y"; return String(e.stack.length)`, "Memory exceeding limit"],
+      ["a walk of an array-like over a deep prototype chain", `const p = Array(2000).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 2e6; Array.prototype.includes.call(o, 7); return "walked"`, "Step exceeding limit"],
+      ["a Set of a holey array over a deep prototype chain", `const b = Object.create(Array.prototype); b[0] = 1; const p = Array(2000).fill(0).reduce(Object.create, b); const a = new Array(1e5); Object.setPrototypeOf(a, p); for (let i = 0; i < 3; i++) new Set(a); return "built"`, "Step exceeding limit"],
+      ["walks of an array-like whose length is a getter", `const o = { get length() { return 4096; } }; const includes = Array.prototype.includes; for (let i = 0; i < 3000; i++) includes.call(o, 1); return "walked"`, "Step exceeding limit"],
+      ["Object.assign of a long string onto arrays", `const s = "x".repeat(4e5); for (let i = 0; i < 4; i++) Object.assign([], s); return "assigned"`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
     ];
@@ -142,6 +158,13 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
         expect([failure!.code, failure!.exception]).to.deep.equal([155, exception]);
       });
     }
+  });
+
+  it("converts a size once: V8 gets the number that was charged (ArrayBuffer, resize, fill)", async () => {
+    // Found by the adversarial review of 2026-11-25: a valueOf answering 0 to the charge and 1e8 to V8.
+    const twoFaced = `let c = 0; const size = { valueOf() { return c++ ? 1e8 : 16; } };`;
+    const { value } = await query(`${twoFaced} const b = new ArrayBuffer(size); const r = new ArrayBuffer(0, { maxByteLength: 1e8 }); c = 0; r.resize(size); c = 0; const a = []; a[100] = 0; a.fill(1, { valueOf() { return c++ ? 0 : 99; } }); return [b.byteLength, r.byteLength, a.indexOf(1), c].join()`);
+    expect(value).to.equal("16,16,99,1");
   });
 
   it("every built-in, as its own object's conversions and getters and called on it, ends on a model, never on V8's stack", async () => {

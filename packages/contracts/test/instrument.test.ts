@@ -312,13 +312,19 @@ outer: for (var i = 0; i < 3; i++) {
     });
   });
 
-  describe("writes whose key may be length go through member(o, k), in the code's own mode", () => {
+  describe("writes whose key may be length or an index from 8 go through member(o, k), in the code's own mode", () => {
     /** The rewritten contract without the wrapper around it. */
     const rewritten = (source: string) => instrument(source, LIMITS).split("return function () {")[1]!;
     it("rewrites every kind of write target with such a key, and nothing else", () => {
       const text = rewritten(`"use strict"; a[k] = 1; a.length += 2; a["length"]++; [a[k], a.length = 3] = x; ({ y: a[k], ...a[k] } = x); for (a[k] of x); for (a.length in x); a[0] = 1; a["x"] = 1; a.x = 1; b = a[k]; b = a.length;`);
       expect(text.match(/__chainsim_member\(/g)).to.have.length(9);
       expect(text).to.include(`__chainsim_member(a,k).value = 1`).and.include(`__chainsim_member(a,"length").value += 2`).and.include(`a[0] = 1; a["x"] = 1; a.x = 1; b = a[k]; b = a.length;`);
+    });
+    it("routes literal indices from 8 (numbers and canonical strings), not smaller ones or other names", () => {
+      const text = rewritten(`"use strict"; a[7] = 1; a["7"] = 1; a[8] = 1; a["2574"] = 1; a[1e3] = 1; a["012"] = 1; a[1.5] = 1; a["x"] = 1;`);
+      expect(text.match(/__chainsim_member\(/g)).to.have.length(3);
+      expect(text).to.include(`__chainsim_member(a,8).value = 1`).and.include(`__chainsim_member(a,"2574").value = 1`).and.include(`__chainsim_member(a,1e3).value = 1`);
+      expect(text).to.include(`a[7] = 1; a["7"] = 1;`).and.include(`a["012"] = 1; a[1.5] = 1; a["x"] = 1;`);
     });
     it("marks sloppy code (the helper's third argument), and knows strict functions and classes", () => {
       const text = rewritten(`a[k] = 1; function f() { "use strict"; b[k] = 1; } class C { m() { c[k] = 1; } } function g() { d[k] = 1; }`);

@@ -374,10 +374,10 @@ export function bootstrap(
     },
   ];
 
-  // ---- writes whose key may be `length` (instrument.ts): an array's new length is charged first -------
+  // ---- writes that may lengthen an array or an object's elements (instrument.ts): charged first --------
   const toObject = Object;
   const { toPropertyKey } = guards;
-  const lengthWrite = guards.lengthWrite!;
+  const propertyWrite = guards.propertyWrite!;
   /**
    * `o[k]` as the target of a write (`=`, `+=`, `++`, destructuring, a for-in/of head): read and written as
    * V8 does, converting the key at each access, in the contract's strict or sloppy mode.
@@ -396,7 +396,7 @@ export function bootstrap(
       let key = this.key as PropertyKey;
       if (object !== null && object !== undefined) {
         if (isObject(key)) key = toPropertyKey(key);
-        if (key === "length") value = lengthWrite(object, value);
+        value = propertyWrite(object, key, value);
         if (this.sloppy) {
           // A failed write is silent in sloppy code; a primitive's prototype may still hold a setter.
           apply(reflectSet, undefined, [isObject(object) ? object : toObject(object), key, value, object]);
@@ -422,13 +422,19 @@ export function bootstrap(
 
   // ---- stack traces: only the contract's own frames, without columns (instrumentation shifts them) ----
   const describeError = (error: any): string => {
+    let title: string;
+    let text: string;
     try {
       const name = error.name;
+      title = name === undefined ? "Error" : toText(name);
       const message = error.message;
-      return `${name === undefined ? "Error" : toText(name)}: ${message === undefined ? "" : toText(message)}`;
+      text = message === undefined ? "" : toText(message);
     } catch {
       return "Error";
     }
+    // Made as any string is: the cap first (a name and a message near it each would pass it together).
+    if (title.length + text.length > config.maxStringLength) die(MEMORY_LIMIT);
+    return str(`${title}: ${text}`);
   };
   const formatStack = (error: unknown, sites: any[]): string => {
     let text = describeError(error);

@@ -26,9 +26,10 @@
  * - every catch block starts with `caught(e)`: a run stopped by a limit stays stopped, V8's own limits
  *   become ours;
  * - every regular-expression literal is built by `regexp(source, flags)` (the linear-time engine);
- * - every write to `o.length` or `o[k]` (k not a literal of another name), as the target of any assignment,
- *   `++`/`--`, destructuring or for-in/of head, becomes `member(o, k).value`: an array's new length is
- *   charged before V8 reserves it (docs/contracts.md §13, "Writes that can make an array longer").
+ * - every write to `o.length` or `o[k]` (k not a literal of another name or an index below 8), as the
+ *   target of any assignment, `++`/`--`, destructuring or for-in/of head, becomes `member(o, k).value`: an
+ *   array's new length, or elements past the end, are charged before V8 reserves them (docs/contracts.md
+ *   §13, "Writes that can make an array longer").
  *
  * Refused (ContractSourceError): a source over the size limit (155), one that does not parse as a classic
  * script (152), and (152) constructs that would escape metering or that a synchronous contract cannot use:
@@ -562,7 +563,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
         wrap(node.right, inside, "__chainsim_enumerated(");
         break;
       case "MemberExpression":
-        if (isWriteTarget(parent, key, parent ? parents.get(parent) : undefined) && mayBeLength(node)) memberWrite(node, around, inside, strict);
+        if (isWriteTarget(parent, key, parent ? parents.get(parent) : undefined) && mayGrow(node)) memberWrite(node, around, inside, strict);
         break;
       case "VariableDeclarator":
         if (node.init) wrapRestSource(node.id, node.init, inside);
@@ -725,12 +726,20 @@ function isWriteTarget(parent: AnyNode | null, key: string, grandparent: AnyNode
   return false;
 }
 
-/** Whether the key of a member expression can be "length": a computed key that is not a literal of another name. */
-function mayBeLength(node: AnyNode): boolean {
+/**
+ * Whether writing to a member expression can lengthen an array or an object's elements: its key can be
+ * "length" or an index of SMALL_INDEX or more. Smaller literal indices make V8 reserve at most a few dozen
+ * slots, which the static weight of a store covers.
+ */
+const SMALL_INDEX = 8;
+function mayGrow(node: AnyNode): boolean {
   const property = node.property as AnyNode;
   if (!node.computed) return property.type === "Identifier" && property.name === "length";
   if (property.type !== "Literal") return true;
-  return property.value === "length";
+  const key = property.value;
+  if (key === "length") return true;
+  const index = typeof key === "number" ? key : typeof key === "string" && String(Number(key)) === key ? Number(key) : -1;
+  return Number.isInteger(index) && index >= SMALL_INDEX;
 }
 
 /** Names a binding pattern declares (at least one slot, as for a plain name). */

@@ -29,6 +29,8 @@ export function installCallGuards(kit: GuardKit): void {
     const { value: items, length: n } = arrayLike(source);
     if (n > MAX_ARGUMENTS) meter.fatal(STACK_LIMIT);
     work(n);
+    // The copy, and what the callee makes of it (its `arguments` or rest parameter), as a spread is charged.
+    meter.alloc(16 * n);
     const copy = list<unknown>();
     for (let i = 0; i < n; i++) copy[i] = (items as Record<number, unknown>)[i];
     return copy;
@@ -142,8 +144,21 @@ export function installCallGuards(kit: GuardKit): void {
   // conversions (`get: Reflect.get.bind(null, o, "x")` on `o.x`) would recurse natively, unseen by the stack
   // model: a contract gets a proxy of the bound function whose calls hold a frame. `instanceof` still looks
   // through it to the target, as for a bound function (its @@hasInstance is the proxy's own).
-  // Error.prototype.toString reads `name` and `message`, which a contract can make this method again.
-  charged(global.Error.prototype, "toString", () => {});
+  // Error.prototype.toString in JavaScript: its result is capped and charged as any string made, and reading
+  // `name` and `message` (which a contract can make this method again) happens inside the guard's frame.
+  replace(global.Error.prototype, "toString", (original) => ({
+    toString(this: unknown) {
+      if (!kit.isObject(this)) return apply(original, this, []); // V8's TypeError
+      const name = (this as { name?: unknown }).name;
+      const title = name === undefined ? "Error" : kit.toText(name);
+      const message = (this as { message?: unknown }).message;
+      const text = message === undefined ? "" : kit.toText(message);
+      if (title === "") return text;
+      if (text === "") return title;
+      makesString(title.length + 2 + text.length);
+      return title + ": " + text;
+    },
+  }).toString);
   const hasInstanceSymbol = Symbol.hasInstance;
   const boundOf = new WeakMap<object, Function>();
   const isInstance = {

@@ -48,8 +48,11 @@ export function installCollectionGuards(kit: GuardKit): void {
     replace(global.Array.prototype, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
         if (this === null || this === undefined) return apply(original, this, args);
-        const { value: target, length } = arrayLike(this);
+        const { value: target, length } = arrayLike(this, name !== "push");
         cost(length, args, target);
+        // On an object that is not an array, V8 writes the new elements as any write past the end.
+        const added = name === "push" || name === "unshift" ? args.length : name === "splice" ? max(args.length - 2, 0) : 0;
+        if (added > 0 && kit.isObject(this) && !isArray(objectBehind(this))) elementWrite(this, length + added - 1);
         const result = apply(original, target, args);
         return result === target && target !== this ? this : result;
       },
@@ -83,8 +86,9 @@ export function installCollectionGuards(kit: GuardKit): void {
     });
   }
   arrayMethod("fill", (length, args) => {
-    const start = args[1] === undefined ? 0 : integer(args[1]);
-    const end = args[2] === undefined ? length : integer(args[2]);
+    // Converted once, here, and given to V8 as numbers (a `valueOf` answers once).
+    const start = args[1] === undefined ? 0 : (args[1] = integer(args[1]));
+    const end = args[2] === undefined ? length : (args[2] = integer(args[2]));
     const from = start < 0 ? max(length + start, 0) : min(start, length);
     const to = end < 0 ? max(length + end, 0) : min(end, length);
     if (to > from) makesElements(to - from); // holes become elements
@@ -325,7 +329,58 @@ export function installCollectionGuards(kit: GuardKit): void {
     if (n === n >>> 0 && n > array.length) makesElements(n - array.length);
     return length;
   };
-  kit.lengthWrite = lengthWrite;
+  /** The object a write to `receiver` reaches: the receiver, or the target behind its proxies. */
+  const objectBehind = (receiver: object): object => {
+    let o = receiver;
+    for (let hops = 0; hops <= 64 && kit.isProxy(o); hops++) o = apply(weakGet, chains, [o])!.target!;
+    return o;
+  };
+  /** For an object that is not an array: the highest index written to it + 1 (an array has its length). */
+  const highWater = new WeakMap<object, number>();
+  const weakSetEntry = WeakMap.prototype.set;
+  /**
+   * A write to index `index` of `receiver` (docs/contracts.md §13, "Writes that can make an array longer").
+   * V8 keeps at most 2 × high + 16 slots for an object whose highest index + 1 is `high`, and grows them
+   * (to 1.5 × (index + 1) + 16) only for an index within 1,024 of what it keeps; an index further out turns
+   * the elements into a dictionary. So a write below `reach` is charged as growth, 1.5 elements per
+   * element written past the end, and one beyond it as a dictionary entry.
+   */
+  const elementWrite = (receiver: object, index: number): void => {
+    const target = objectBehind(receiver);
+    if (kit.isProxy(target) || kit.isTypedArray(target)) return;
+    const array = isArray(target);
+    const high = array ? (target as unknown[]).length : (apply(weakGet, highWater, [target]) ?? 0);
+    if (index < high) return;
+    if (index < 2 * high + 1040) {
+      const grown = index + 1 - high;
+      makesElements(grown + (grown - (grown % 2)) / 2);
+    } else {
+      makesEntries(1, DICTIONARY_ENTRY);
+    }
+    if (!array) apply(weakSetEntry, highWater, [target, index + 1]);
+  };
+  const DICTIONARY_ENTRY = 32;
+  /** An array index as a number (a canonical numeric string or an integer below 2³² - 1); -1 for any other key. */
+  const arrayIndex = (key: unknown): number => {
+    if (typeof key === "number") return key >>> 0 === key && key !== 4294967295 ? key : -1;
+    if (typeof key !== "string" || key.length === 0 || key.length > 10) return -1;
+    const first = key[0]!;
+    if (first < "0" || first > "9") return -1; // not a digit: a name
+    const n = toNumber(key);
+    return n >>> 0 === n && n !== 4294967295 && "" + n === key ? n : -1;
+  };
+  /**
+   * `value` is about to be written to `receiver[key]` (`key` already a property key, or a number): a new
+   * length, or an element past the end, is charged first. Answers what to write (lengthWrite).
+   */
+  const propertyWrite = (receiver: unknown, key: unknown, value: unknown): unknown => {
+    if (!kit.isObject(receiver)) return value;
+    if (key === "length") return lengthWrite(receiver, value);
+    const index = arrayIndex(key);
+    if (index >= 0) elementWrite(receiver, index);
+    return value;
+  };
+  kit.propertyWrite = propertyWrite;
 
   // ---- typed arrays: their own length, never a property a contract could redefine ------------------
   const typedMethod = (name: string | symbol, cost: (length: number, args: unknown[]) => void) =>
@@ -376,9 +431,15 @@ export function installCollectionGuards(kit: GuardKit): void {
   kit.runStarts[kit.runStarts.length] = () => (yielded = 0);
   const iterators: object[] = [([] as any)[iteratorSymbol](), new Set().values(), new Map().values(), ("" as any)[iteratorSymbol](), /a/g[Symbol.matchAll]("")];
   for (let i = 0; i < iterators.length; i++) {
+    // An array iterator reads its source's index: on an array-like or a long prototype chain, a lookup.
+    const walksIndices = i === 0;
     replace(getPrototypeOf(iterators[i]!), "next", (original) => ({
       next(this: unknown) {
         if (++yielded % PER_STEP === 0) meter.charge(1);
+        if (walksIndices) {
+          const extra = kit.yieldUnits(this);
+          if (extra > 0) work(extra);
+        }
         return apply(original, this, []);
       },
     }).next);
@@ -440,10 +501,20 @@ export function installCollectionGuards(kit: GuardKit): void {
     };
     kit.standIn(name, Native, Guarded);
   };
-  guardConstructor("ArrayBuffer", (args) => integer(args[0]));
+  /**
+   * A byte length converted once, for the charge, and handed to V8 as that number: a `valueOf` must not
+   * answer V8 another size. Beyond 2⁵³ - 1, V8's own RangeError (nothing is charged).
+   */
+  const byteCount = (args: unknown[]): number => {
+    const n = integer(args[0]);
+    args[0] = n;
+    return n > MAX_SAFE ? 0 : n;
+  };
+  const MAX_SAFE = 2 ** 53 - 1;
+  guardConstructor("ArrayBuffer", byteCount);
   // A resizable buffer reserves its maximum without committing it: its growth is charged when it grows.
   charged(ArrayBuffer.prototype, "resize", (buffer, args) => {
-    const grows = integer(args[0]) - (isArrayBuffer(buffer) ? (apply(byteLength, buffer, []) as number) : 0);
+    const grows = byteCount(args) - (isArrayBuffer(buffer) ? (apply(byteLength, buffer, []) as number) : 0);
     if (grows > 0) {
       meter.alloc(grows);
       work(grows);
@@ -476,7 +547,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     charged(global.Object, name, (_r, args) => makesEntries(keyCount(args[0]), KEY_BYTES));
   }
   charged(global.Reflect, "ownKeys", (_r, args) => makesEntries(keyCount(args[0]), KEY_BYTES));
-  // ---- natives that write properties: a `length` they give an array goes through lengthWrite -----------
+  // ---- natives that write properties: a length or an element past the end goes through propertyWrite ---
   const nativeDefine = Object.defineProperty;
   const nativeCreate = Object.create;
   const hasOwn = Object.prototype.hasOwnProperty;
@@ -512,7 +583,8 @@ export function installCollectionGuards(kit: GuardKit): void {
     const descriptor = copyDescriptor(attributes);
     if (apply(hasOwn, descriptor, ["get"])) descriptor.get = accessor(descriptor.get);
     if (apply(hasOwn, descriptor, ["set"])) descriptor.set = accessor(descriptor.set);
-    if (key === "length" && apply(hasOwn, descriptor, ["value"]) && arrayBehind(target) !== undefined) descriptor.value = lengthWrite(target, descriptor.value);
+    if (key !== "length") propertyWrite(target, key, undefined);
+    else if (apply(hasOwn, descriptor, ["value"]) && arrayBehind(target) !== undefined) descriptor.value = lengthWrite(target, descriptor.value);
     return descriptor;
   };
   for (const owner of [global.Object, global.Reflect]) {
@@ -565,29 +637,36 @@ export function installCollectionGuards(kit: GuardKit): void {
     set(target: unknown, key: unknown, value: unknown, ...receiver: unknown[]) {
       if (!kit.isObject(target)) return apply(original, undefined, [target, key, value]); // V8's TypeError
       const name = toPropertyKey(key);
-      if (receiver.length === 0) return apply(original, undefined, [target, name, name === "length" ? lengthWrite(target, value) : value]);
-      return apply(original, undefined, [target, name, name === "length" ? lengthWrite(receiver[0], value) : value, receiver[0]]);
+      if (receiver.length === 0) return apply(original, undefined, [target, name, propertyWrite(target, name, value)]);
+      return apply(original, undefined, [target, name, propertyWrite(receiver[0], name, value), receiver[0]]);
     },
   }).set);
   /**
-   * Object.assign writes keys it learns as it goes: given an array, V8 writes to a proxy of it whose `set`
-   * trap charges a new length, then writes as V8 would have (its errors unchanged).
+   * Object.assign as ECMAScript writes it, in JavaScript: each key is learnt as the copy goes (a getter can
+   * add keys), and each write goes through propertyWrite. The key listing is charged before it is made; each
+   * key copied costs ASSIGN_UNITS (about 0.4 µs here, and a margin).
    */
-  const NativeProxy = Proxy;
-  const lengthCharging: ProxyHandler<object> = {
-    set(target, key, value) {
-      (target as Record<string | symbol, unknown>)[key] = key === "length" ? lengthWrite(target, value) : value;
-      return true;
-    },
-  };
-  replace(global.Object, "assign", (original) => ({
+  const ASSIGN_UNITS = 256;
+  const isEnumerable = Object.prototype.propertyIsEnumerable;
+  replace(global.Object, "assign", () => ({
     assign(target: unknown, ...sources: unknown[]) {
-      for (let i = 0; i < sources.length; i++) makesEntries(keyCount(sources[i]), KEY_BYTES);
-      const args = list<unknown>();
-      args[0] = kit.isObject(target) && arrayBehind(target) !== undefined ? new NativeProxy(target, lengthCharging) : target;
-      for (let i = 0; i < sources.length; i++) args[i + 1] = sources[i];
-      const result = apply(original, undefined, args);
-      return args[0] === target ? result : target;
+      if (target === null || target === undefined) throw new TypeError("Cannot convert undefined or null to object");
+      const to = toObject(target) as Record<string | symbol, unknown>;
+      for (let i = 0; i < sources.length; i++) {
+        const source = sources[i];
+        if (source === null || source === undefined) continue;
+        const from = toObject(source) as Record<string | symbol, unknown>;
+        makesEntries(keyCount(from), KEY_BYTES);
+        const keys = ownKeys(from);
+        work(keys.length * ASSIGN_UNITS);
+        for (let k = 0; k < keys.length; k++) {
+          const key = keys[k]!;
+          if (!apply(isEnumerable, from, [key])) continue; // [[GetOwnProperty]], as Object.assign asks it
+          const value = from[key];
+          to[key] = propertyWrite(to, key, value); // strict: V8's own TypeError when the write fails
+        }
+      }
+      return to;
     },
   }).assign);
   for (const name of ["freeze", "seal", "preventExtensions"]) charged(global.Object, name, (_r, args) => makesEntries(keyCount(args[0]), 2 * KEY_BYTES));

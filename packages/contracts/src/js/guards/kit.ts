@@ -55,9 +55,12 @@ export interface GuardKit {
    * a typed array, a string, a data property), or `[proxy, length]` where the length is an accessor or the
    * object a proxy: the proxy answers the length read here, so that a getter cannot answer the charge one
    * length and the native work another. (An object, not a pair: guard code never destructures an array,
-   * which would run the iterator protocol a contract can replace.)
+   * which would run the iterator protocol a contract can replace.) Unless `walks` is false, the caller walks
+   * every element: what that costs beyond 1 unit each (the generic path, the view's traps) is charged here.
    */
-  arrayLike(value: unknown): { value: unknown; length: number };
+  arrayLike(value: unknown, walks?: boolean): { value: unknown; length: number };
+  /** Units per element of reading `value`'s indices on V8's generic path (prototype lookups); 0 where direct. */
+  lookupUnits(value: unknown): number;
   isTypedArray(value: unknown): boolean;
   isObject(value: unknown): value is object;
   /** A proxy a contract made (its target is in `chains`). */
@@ -78,6 +81,8 @@ export interface GuardKit {
    * each value (and is charged for it).
    */
   iterationBound(value: unknown): number;
+  /** Units of work per value `iterator` (made by a built-in factory) yields beyond its price: the generic path's lookups. */
+  yieldUnits(iterator: unknown): number;
   /** Records that `iterator`, made by a built-in factory, walks `source`; answers the iterator. */
   iterates(iterator: unknown, source: unknown): unknown;
   /**
@@ -97,8 +102,11 @@ export interface GuardKit {
   /** Set by the installers for bootstrap.ts: */
   makeRegExp?: (source: string, flags: string) => RegExp;
   engineLimit?: (error: unknown) => string | undefined;
-  /** `value` is about to become the `length` of `receiver`: charges growth; answers what to write (guards/collections.ts). */
-  lengthWrite?: (receiver: unknown, value: unknown) => unknown;
+  /**
+   * `value` is about to be written to `receiver[key]`: an array's new length, or an element past the end of
+   * an object's elements, is charged first; answers what to write (guards/collections.ts).
+   */
+  propertyWrite?: (receiver: unknown, key: unknown, value: unknown) => unknown;
 }
 
 export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits): GuardKit {
@@ -203,11 +211,16 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     meter.alloc(8 * length);
     work(ELEMENT_UNITS * length);
   };
+  /**
+   * Units of work per key listed or entry made: V8 makes a string per index key (30-220 ns) and hashes each
+   * entry of a Set or Map, so listings are ended by the step limit, not by the memory model after millions.
+   */
+  const ENTRY_UNITS = 96;
   const makesEntries = (count: number, bytesEach: number) => {
     if (!(count > 0)) return;
     if (count > 1e9) meter.fatal(MEMORY_LIMIT);
     meter.alloc(bytesEach * count);
-    work(count);
+    work(ENTRY_UNITS * count);
   };
   const integer = (value: unknown): number => {
     const n = toNumber(value);
@@ -235,12 +248,65 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     }
     return 0;
   };
-  const arrayLike = (value: unknown): { value: unknown; length: number } => {
+  const ArrayProto = Array.prototype;
+  const ObjectProto = Object.prototype;
+  /** A plain array on the untouched prototype chain: V8 reads its elements on its fast paths. */
+  const onArrayChain = (value: object): boolean => getPrototypeOf(value) === ArrayProto && getPrototypeOf(ArrayProto) === ObjectProto;
+  /** V8's protector: with an element on Array.prototype or Object.prototype, every hole is looked up on the generic path. */
+  const hasElement = (o: object): boolean => {
+    const keys = ownKeys(o);
+    const first = keys.length > 0 ? keys[0] : undefined;
+    return typeof first === "string" && first !== "" && toNumber(first) >>> 0 === toNumber(first) && "" + toNumber(first) === first;
+  };
+  /**
+   * Prototype hops walked looking for a missing index, at most MAX_HOPS (a proxy ends the walk: its traps are
+   * charged). Counting them is work too: HOP_UNITS each (about 10 ns, and a margin).
+   */
+  const MAX_HOPS = 100_000;
+  const HOP_UNITS = 8;
+  const chainDepth = (value: object): number => {
+    let depth = 0;
+    for (let o = getPrototypeOf(value); o !== null && depth < MAX_HOPS; o = getPrototypeOf(o)) {
+      depth++;
+      if (isProxy(o)) break;
+    }
+    if (depth > 2) work(HOP_UNITS * depth);
+    return depth;
+  };
+  /**
+   * Units per element of reading `value`'s indices natively on V8's generic path (about 18 ns, plus 3 ns per
+   * prototype a missing index is looked up on, up to 4.5 ns in an isolate; 1 unit is about 2.4 ns): an array-like object, a holey array
+   * on a long chain, an element on a built-in prototype. `lookupUnits` is 0 where V8 reads elements directly.
+   */
+  const GENERIC_UNITS = 8;
+  const lookupUnits = (value: unknown): number => {
+    if (!isObject(value) || isTypedArray(value) || isProxy(value)) return 0;
+    const depth = chainDepth(value);
+    return GENERIC_UNITS + 3 * depth;
+  };
+  /** Units per element of a steady view (kit.arrayLike): each index read is a trap of chainsim's (~120 ns). */
+  const STEADY_UNITS = 64;
+  /** Short walks are not worth the protector check. */
+  const SHORT_WALK = 256;
+  /**
+   * What walking `length` elements of `value` costs beyond the 1 unit per element its caller charges: 1 more
+   * on a plain array (V8 compares or copies each, ~5 ns), the generic path's price anywhere else.
+   */
+  const walkSurplus = (value: object, length: number): number => {
+    if (isTypedArray(value)) return 0;
+    if (isArray(value) && !isProxy(value) && onArrayChain(value) && (length < SHORT_WALK || (!hasElement(ArrayProto) && !hasElement(ObjectProto)))) return 1;
+    return lookupUnits(value);
+  };
+  const arrayLike = (value: unknown, walks = true): { value: unknown; length: number } => {
     if (typeof value === "string") return { value, length: value.length };
     if (!isObject(value)) return { value, length: 0 };
     const plain = plainLength(value);
-    if (plain !== undefined) return { value, length: plain };
+    if (plain !== undefined) {
+      if (walks && plain > 0) work(plain * walkSurplus(value, plain));
+      return { value, length: plain };
+    }
     const length = toLength((value as { length?: unknown }).length);
+    if (walks && length > 0) work(length * (STEADY_UNITS + walkSurplus(value, length)));
     const steady = new NativeProxy(value, {
       get: (target, key) => (key === "length" ? length : reflectGet(target, key, target)),
       set: (target, key, v) => reflectSet(target, key, v, target),
@@ -290,6 +356,12 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     if (isTypedArray(value)) return apply(typedLength, value, []) as number;
     if (isArray(value)) return (value as unknown[]).length;
     return sizeOf(value) ?? 0;
+  };
+  /** Units per value an array iterator's `next` costs beyond its price: the generic path of what it walks. */
+  const yieldUnits = (iterator: unknown): number => {
+    const source = isObject(iterator) ? apply(weakGet, iteratorSources, [iterator]) : undefined;
+    if (!isObject(source) || (isArray(source) && !isProxy(source) && onArrayChain(source))) return 0;
+    return lookupUnits(source);
   };
   const iterates = (iterator: unknown, source: unknown): unknown => {
     if (isObject(iterator)) apply(weakSet, iteratorSources, [iterator, source]);
@@ -401,11 +473,13 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     replace,
     charged,
     arrayLike,
+    lookupUnits,
     isTypedArray,
     keyCount,
     iterationBound,
     iterates,
     iterated,
+    yieldUnits,
     typedLength: (value: unknown) => (isTypedArray(value) ? (apply(typedLength, value, []) as number) : 0),
     chains,
     runStarts: [() => (pendingUnits = 0)],
