@@ -34,6 +34,8 @@ const HEAVY = {
   "keys of a 400,000-character String object": `const o = new String("x".repeat(4e5)); for (;;) Reflect.ownKeys(o);`,
   "keys of a 100,000-element array": `const a = new Array(1e5).fill(0); for (;;) Object.keys(a);`,
   "Sets of 100,000 numbers": `const a = new Array(1e5).fill(0).map((x, i) => i); for (;;) new Set(a);`,
+  "for-in over a 100,000-element typed array": `const t = new Uint8Array(1e5); for (;;) for (const k in t) break;`,
+  "object spread of a 100,000-element typed array": `const t = new Uint8Array(1e5); for (;;) ({ ...t });`,
   "writes far past the end, kept": `const keep = []; for (;;) { const o = {}; o[1023] = 0; o[2574] = 0; o[4900] = 0; keep.push(o); }`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };

@@ -38,6 +38,11 @@ const CASES: HostileCase[] = [
   { name: "arrays made long and kept (new Array(n), a length write, Object.assign)", body: `const kept = []; for (let i = 0; i < 200; i++) { const b = []; b.length = 5e5; kept.push(new Array(5e5), b, Object.assign([], { length: 5e5 })); } return String(kept.length);`, code: 155, exception: "Step exceeding limit" },
   { name: "concat of 100,000 elements, repeated", body: `const a = Array(100000).fill(7); for (;;) a.concat(a);`, code: 155, exception: "Step exceeding limit" },
   { name: "a stack seen from a getter called by a built-in", body: `const o = { get x() { return new Error("in getter").stack; } }; return JSON.stringify(o);`, code: 0 },
+  // What the review of the length fixes found: each reached V8's heap or the clock before its charge.
+  { name: "objects written far past their elements, kept", body: `const keep = []; for (;;) { const o = {}; o[1023] = 0; o[2574] = 0; o[4900] = 0; keep.push(o); }`, code: 155, exception: "Step exceeding limit" },
+  { name: "argument lists of apply kept", body: `const big = new Array(30000).fill(0); function f(...r) { return r; } const keep = []; for (;;) keep.push(f.apply(null, big));`, code: 155, exception: "Memory exceeding limit" },
+  { name: "walks over a 2,000-deep prototype chain", body: `const p = Array(2000).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 4096; for (;;) Array.prototype.includes.call(o, 7);`, code: 155, exception: "Step exceeding limit" },
+  { name: "a function printed by V8 in a message", body: `"use strict"; function f(a) { return a + 1; } try { f.name = "x"; } catch (e) { return e.message; }`, code: 0 },
 ];
 
 describe("e2e: hostile contracts cannot crash or split four validators", function () {
@@ -86,6 +91,8 @@ describe("e2e: hostile contracts cannot crash or split four validators", functio
     const value = (stored.result as Record<string, { value: string }>).r.value;
     expect(value).to.match(/^\{"x":"Error: in getter\\n {4}at get x \(contract\.js:1\)/);
     expect(value).to.not.match(/bootstrap|chainsim-|contract\.js:\d+:\d+/);
+    const printed = await net.clients[2]!.getAccountMetaData(addresses[CASES.findIndex((c) => c.name.startsWith("a function printed"))]!, "r");
+    expect((printed.result as Record<string, { value: string }>).r.value).to.equal("Cannot assign to read only property 'name' of function 'function f(a) { [native code] }'");
   });
 });
 

@@ -160,6 +160,21 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
     }
   });
 
+  it("words V8's messages without chainsim's instrumentation: a function printed shows no body, descriptors read as V8 reads them", async () => {
+    // Found by the adversarial review of 2026-11-25: V8 prints a function value as its (instrumented) source.
+    const long = "a = a + 1; ".repeat(20);
+    const cases: [string, string][] = [
+      [`"use strict"; function f(a) { return a + 1; } try { f.name = "x"; } catch (e) { return e.message; }`, "Cannot assign to read only property 'name' of function 'function f(a) { [native code] }'"],
+      [`"use strict"; function f(a) { ${long} return a; } try { f.name = "x"; } catch (e) { return e.message; }`, "Cannot assign to read only property 'name' of function 'function f(a) { [native code] }'"],
+      [`function f(a) { function g() { return 1; } return g() + a; } try { Map.prototype.get.call(f); } catch (e) { return e.message; }`, "Method Map.prototype.get called on incompatible receiver function f(a) { [native code] }"],
+      [`"use strict"; const g = (a) => a * 2; try { g.name = "x"; } catch (e) { return e.message; }`, "Cannot assign to read only property 'name' of function '(a) =>{ [native code] }'"],
+      [`try { Object.defineProperty({}, "x", { get() {}, value: 1 }); } catch (e) { return e.message; }`, "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute, #<Object>"],
+      [`const read = []; const d = { get get() { read.push("get"); return 5; }, get set() { read.push("set"); } }; try { Object.defineProperty({}, "x", d); } catch (e) { return e.message + " " + read; }`, "Getter must be a function: 5 get"],
+      [`try { new ArrayBuffer(2 ** 53); } catch (e) { return e.name + ": " + e.message; }`, "RangeError: Invalid array buffer length"],
+    ];
+    for (const [body, expected] of cases) expect((await query(body)).value, body).to.equal(expected);
+  });
+
   it("converts a size once: V8 gets the number that was charged (ArrayBuffer, resize, fill)", async () => {
     // Found by the adversarial review of 2026-11-25: a valueOf answering 0 to the charge and 1e8 to V8.
     const twoFaced = `let c = 0; const size = { valueOf() { return c++ ? 1e8 : 16; } };`;

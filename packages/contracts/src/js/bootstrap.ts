@@ -122,11 +122,64 @@ export function bootstrap(
   const NativeError = Error;
   const isPrototypeOf = Object.prototype.isPrototypeOf;
   /**
-   * V8 quotes the failing expression in some messages ("o[k + i] is not a function"); where that expression
-   * holds inserted metering text, the quote would depend on chainsim's instrumentation, so
-   * `__chainsim_name(...)` and `__chainsim_name` read "(intermediate value)" instead.
+   * V8 quotes the failing expression in some messages ("o[k + i] is not a function"), and prints a function
+   * value as its source ("Cannot assign to read only property 'name' of function '…'"). Both would show
+   * chainsim's instrumentation (docs/contracts.md §13, "Why a contract cannot observe the machine"), so:
+   * a function body as instrumented reads `{ [native code] }`, as functions print in contracts; a call of a
+   * meter function (`__chainsim_name(...)` or with its arguments) and a bare `__chainsim_name` read
+   * "(intermediate value)".
    */
-  const withoutMetering = (text: string): string => {
+  const BODY_START = "{const __chainsim_t=__chainsim_enter(";
+  const BODY_END = "}finally{__chainsim_leave(__chainsim_t)}}";
+  /** V8 prints a long function's first 100 characters or so, this, and its last 2. */
+  const OMITTED = "...<omitted>...";
+  const withoutBodies = (text: string): string => {
+    let out = "";
+    let from = 0;
+    for (;;) {
+      const at = apply(stringIndexOf, text, [BODY_START, from]);
+      const omitted = apply(stringIndexOf, text, [OMITTED, from]);
+      if (omitted >= 0 && (at < 0 || omitted < at)) {
+        // Cut inside a body's first marker: the longest part of it just before the cut.
+        let part = -1;
+        for (let n = BODY_START.length - 1; n >= 2 && part < 0; n--) {
+          if (omitted - n >= from && apply(stringSlice, text, [omitted - n, omitted]) === apply(stringSlice, BODY_START, [0, n])) part = omitted - n;
+        }
+        if (part >= 0) {
+          out += apply(stringSlice, text, [from, part]) + "{ [native code] }";
+          from = omitted + OMITTED.length + 2;
+          continue;
+        }
+      }
+      if (at < 0) break;
+      // The body ends at its own end marker: nested functions open and close their own in between.
+      let depth = 1;
+      let scan = at + BODY_START.length;
+      while (depth > 0) {
+        const open = apply(stringIndexOf, text, [BODY_START, scan]);
+        const close = apply(stringIndexOf, text, [BODY_END, scan]);
+        const cut = apply(stringIndexOf, text, [OMITTED, scan]);
+        if (cut >= 0 && (close < 0 || cut < close)) {
+          depth = 0; // V8 cut the text here: what follows is the function's last 2 characters
+          scan = cut + OMITTED.length + 2;
+        } else if (close < 0) {
+          scan = text.length;
+          break;
+        } else if (open >= 0 && open < close) {
+          depth++;
+          scan = open + BODY_START.length;
+        } else {
+          depth--;
+          scan = close + BODY_END.length;
+        }
+      }
+      out += apply(stringSlice, text, [from, at]) + "{ [native code] }";
+      from = scan;
+    }
+    return from === 0 ? text : out + apply(stringSlice, text, [from]);
+  };
+  const withoutMetering = (message: string): string => {
+    const text = withoutBodies(message);
     let out = "";
     let from = 0;
     for (;;) {
@@ -134,7 +187,17 @@ export function bootstrap(
       if (at < 0) break;
       let end = at + 10;
       while (end < text.length && ((text[end]! >= "a" && text[end]! <= "z") || text[end] === "_")) end++;
-      if (apply(stringSlice, text, [end, end + 5]) === "(...)") end += 5;
+      if (text[end] === "(") {
+        // Its arguments, to the matching parenthesis (V8 writes "(...)" where it quotes an expression); none
+        // where V8 cut the text short before it.
+        let depth = 0;
+        let close = end;
+        for (; close < text.length; close++) {
+          if (text[close] === "(") depth++;
+          else if (text[close] === ")" && --depth === 0) break;
+        }
+        if (close < text.length) end = close + 1;
+      }
       out += apply(stringSlice, text, [from, at]) + "(intermediate value)";
       from = end;
     }
@@ -246,9 +309,7 @@ export function bootstrap(
   const spread = (iterable: unknown): unknown[] => collect(iterable);
   /** Object spread and object rest copy every own key: charged by how many there are before V8 lists them. */
   const sized = (value: unknown): unknown => {
-    const count = guards.keyCount(value);
-    sizeCharge(count);
-    alloc(32 * count);
+    guards.makesEntries(guards.keyCount(value), 32);
     return value;
   };
   /** for-in lists the enumerable keys of the whole prototype chain first. */
@@ -257,8 +318,7 @@ export function bootstrap(
     for (let o: unknown = value, hops = 0; o !== null && o !== undefined && hops < 10_000; o = typeof o === "object" || typeof o === "function" ? getPrototypeOf(o) : null, hops++) {
       count += guards.keyCount(o);
     }
-    sizeCharge(count);
-    alloc(8 * count);
+    guards.makesEntries(count, 8);
     return value;
   };
   /** Array rest (`const [a, ...rest] = x`) collects what is left of an iteration natively. */

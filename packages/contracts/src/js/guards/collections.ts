@@ -554,14 +554,27 @@ export function installCollectionGuards(kit: GuardKit): void {
   const ownKeys = Reflect.ownKeys;
   const DESCRIPTOR_FIELDS = ["enumerable", "configurable", "value", "writable", "get", "set"];
   /**
-   * A descriptor's fields, read once (as ECMAScript's ToPropertyDescriptor reads them), into an object no
-   * prototype can add a field to.
+   * The prototype of descriptor copies: no field a contract could add, but V8 words its messages about the
+   * copy as about an object literal (`#<Object>`), from these two.
+   */
+  const descriptorBase = setPrototypeOf({ constructor: Object, toString: Object.prototype.toString }, null) as object;
+  Object.freeze(descriptorBase);
+  /**
+   * A descriptor's fields, read once as ECMAScript's ToPropertyDescriptor reads them (a `get` or `set` that
+   * is not callable is V8's TypeError as soon as it is read), into an object no prototype can add a field to.
    */
   const copyDescriptor = (attributes: object): Record<string, unknown> => {
-    const out = setPrototypeOf({}, null) as Record<string, unknown>;
+    const out = setPrototypeOf({}, descriptorBase) as Record<string, unknown>;
     for (let i = 0; i < DESCRIPTOR_FIELDS.length; i++) {
       const field = DESCRIPTOR_FIELDS[i]!;
-      if (hasProperty(attributes, field)) out[field] = (attributes as Record<string, unknown>)[field];
+      if (!hasProperty(attributes, field)) continue;
+      const value = (attributes as Record<string, unknown>)[field];
+      if ((field === "get" || field === "set") && value !== undefined && typeof value !== "function") {
+        const alone = setPrototypeOf({}, null) as Record<string, unknown>;
+        alone[field] = value;
+        nativeDefine({}, "x", alone as PropertyDescriptor); // V8's "Getter must be a function: …"
+      }
+      out[field] = value;
     }
     return out;
   };
