@@ -36,6 +36,11 @@ const HEAVY = {
   "Sets of 100,000 numbers": `const a = new Array(1e5).fill(0).map((x, i) => i); for (;;) new Set(a);`,
   "for-in over a 100,000-element typed array": `const t = new Uint8Array(1e5); for (;;) for (const k in t) break;`,
   "object spread of a 100,000-element typed array": `const t = new Uint8Array(1e5); for (;;) ({ ...t });`,
+  // The second review (2026-11-26): brand checks that threw, pieces appended one by one.
+  "Object.fromEntries of iterators as a callback": `const it = [].values(); const d = new Array(100000).fill(it); for (;;) d.forEach(Object.fromEntries);`,
+  "Object.keys as a callback": `const d = new Array(100000).fill({}); for (;;) d.forEach(Object.keys);`,
+  "joins of 100,000 one-character strings": `const a = new Array(100000).fill("a"); for (;;) a.join("");`,
+  "a replacement template of 900 characters": `const s = "a".repeat(64); const t = "x".repeat(900) + "$&"; for (;;) s.replace(/a/g, t);`,
   "writes far past the end, kept": `const keep = []; for (;;) { const o = {}; o[1023] = 0; o[2574] = 0; o[4900] = 0; keep.push(o); }`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };

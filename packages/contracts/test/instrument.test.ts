@@ -73,6 +73,7 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     __chainsim_ge: (a: any, b: any) => a >= b,
     __chainsim_switched: (value: unknown) => value,
     // A write target that reads and writes in strict mode (the runtime's charges lengths: guards.test.ts).
+    __chainsim_keyed: (key: unknown) => key,
     __chainsim_member: (object: any, key: PropertyKey) => ({
       get value() {
         return object[key];

@@ -179,7 +179,17 @@ export function bootstrap(
     return from === 0 ? text : out + apply(stringSlice, text, [from]);
   };
   const withoutMetering = (message: string): string => {
-    const text = withoutBodies(message);
+    let text = withoutBodies(message);
+    // V8 cut the text inside a meter function's name: what is left of it reads as the value it stands for.
+    const cut = apply(stringIndexOf, text, [OMITTED]);
+    if (cut > 0) {
+      for (let n = 9; n >= 2; n--) {
+        if (cut - n >= 0 && apply(stringSlice, text, [cut - n, cut]) === apply(stringSlice, "__chainsim", [0, n])) {
+          text = apply(stringSlice, text, [0, cut - n]) + "(intermediate value)" + apply(stringSlice, text, [cut]);
+          break;
+        }
+      }
+    }
     let out = "";
     let from = 0;
     for (;;) {
@@ -197,6 +207,11 @@ export function bootstrap(
           else if (text[close] === ")" && --depth === 0) break;
         }
         if (close < text.length) end = close + 1;
+        else {
+          // Unclosed: V8 cut the text inside its arguments; they go, up to the cut.
+          const omitted = apply(stringIndexOf, text, [OMITTED, end]);
+          if (omitted >= 0) end = omitted;
+        }
       }
       out += apply(stringSlice, text, [from, at]) + "(intermediate value)";
       from = end;
@@ -310,13 +325,18 @@ export function bootstrap(
   /** Object spread and object rest copy every own key: charged by how many there are before V8 lists them. */
   const sized = (value: unknown): unknown => {
     guards.makesEntries(guards.keyCount(value), 32);
+    // V8 copies an object's element store whole, however few keys it holds (docs/contracts.md §13).
+    const elements = guards.elementCount!(value);
+    if (elements > 0) guards.makesElements(elements + (elements - (elements % 2)) / 2);
     return value;
   };
+  const HOP_UNITS = 64;
   /** for-in lists the enumerable keys of the whole prototype chain first. */
   const enumerated = (value: unknown): unknown => {
     let count = 0;
     for (let o: unknown = value, hops = 0; o !== null && o !== undefined && hops < 10_000; o = typeof o === "object" || typeof o === "function" ? getPrototypeOf(o) : null, hops++) {
       count += guards.keyCount(o);
+      guards.work(HOP_UNITS); // each prototype is looked at, keys or not
     }
     guards.makesEntries(count, 8);
     return value;
@@ -346,10 +366,11 @@ export function bootstrap(
     let reason: string | undefined;
     try {
       reason = engineLimit(error);
-      if (!apply(isPrototypeOf, errorPrototype, [error])) return;
+      // Whatever its prototype (a contract can cut an error class's chain): every message V8 wrote.
+      if (madeByContract(error)) return;
       const own = getOwnPropertyDescriptor(error, "message");
       const message = own?.value;
-      if (typeof message === "string" && apply(stringIndexOf, message, ["__chainsim"]) >= 0) {
+      if (typeof message === "string" && (apply(stringIndexOf, message, ["__chainsim"]) >= 0 || apply(stringIndexOf, message, [OMITTED]) >= 0)) {
         defineProperty(error, "message", { value: withoutMetering(message), writable: own!.writable, enumerable: own!.enumerable, configurable: own!.configurable });
       }
     } catch {
@@ -366,6 +387,7 @@ export function bootstrap(
   for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);
   const regexp = guards.makeRegExp!;
   const engineLimit = guards.engineLimit!;
+  const madeByContract = guards.madeByContract!;
 
   // ---- comparisons (instrument.ts COMPARISONS) --------------------------------------------------------
   // V8 compares strings code unit by code unit: two long strings of equal length, or a relation between
@@ -468,7 +490,21 @@ export function bootstrap(
   }
   const member = (object: unknown, key: unknown, sloppy?: 1): Member => new Member(object, key, sloppy === 1);
 
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member];
+  /**
+   * A computed key of an object literal, converted here (V8 gets the string or symbol): an index from 8 may
+   * make V8 reserve up to 1.5 × (index + 1) slots for the new object, charged as a write past its end would
+   * be from an empty store, up to the 5,000 slots a new object keeps before V8 weighs a dictionary.
+   */
+  const keyed = (key: unknown): unknown => {
+    const name = typeof key === "number" || typeof key === "string" || typeof key === "symbol" ? key : guards.toPropertyKey(key);
+    const index = typeof name === "symbol" ? -1 : guards.arrayIndex!(name);
+    if (index >= 8) {
+      const reach = index < 5000 ? index + 1 : 5000;
+      guards.makesElements(reach + (reach - (reach % 2)) / 2);
+    }
+    return name;
+  };
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {
@@ -494,7 +530,7 @@ export function bootstrap(
     }
     // Made as any string is: the cap first (a name and a message near it each would pass it together).
     if (title.length + text.length > config.maxStringLength) die(MEMORY_LIMIT);
-    return str(`${title}: ${text}`);
+    return str(withoutMetering(`${title}: ${text}`));
   };
   const formatStack = (error: unknown, sites: any[]): string => {
     let text = describeError(error);

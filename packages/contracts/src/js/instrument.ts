@@ -67,6 +67,7 @@ export const METER_FUNCTIONS = [
   "__chainsim_ge",
   "__chainsim_switched",
   "__chainsim_member",
+  "__chainsim_keyed",
 ] as const;
 
 /** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
@@ -551,6 +552,8 @@ function collect(source: string, program: AnyNode): Insertion[] {
       case "ObjectExpression":
         for (const property of node.properties as AnyNode[]) {
           if (property.type === "SpreadElement") wrap(property.argument, 2 * (depth + 1) + 1, "__chainsim_sized(");
+          // A computed key can be an index far past the new object's elements (docs/contracts.md §13).
+          else if (property.computed) wrap(property.key, 2 * (depth + 1) + 1, "__chainsim_keyed(");
         }
         break;
       case "ObjectPattern":

@@ -111,7 +111,12 @@ export function installCallGuards(kit: GuardKit): void {
   };
   const toString = (value: unknown) => (typeof value === "symbol" ? "Symbol()" : "" + (value as string));
   const KEY_BYTES = 16;
+  /** A proxy and chainsim's forwarding handler (13 closures): about 2 KB. */
+  const PROXY_BYTES = 2048;
+  const PROXY_UNITS = 512;
   const proxyParts = (target: object, handler: object) => {
+    meter.alloc(PROXY_BYTES);
+    work(PROXY_UNITS);
     const depth = deeper(target);
     // A handler that is itself a proxy is walked by V8 for each trap lookup: it counts in the chain too.
     const handlerDepth = deeper(handler);
@@ -159,6 +164,8 @@ export function installCallGuards(kit: GuardKit): void {
       return title + ": " + text;
     },
   }).toString);
+  const BIND_BYTES = 512;
+  const BIND_UNITS = 256;
   const hasInstanceSymbol = Symbol.hasInstance;
   const boundOf = new WeakMap<object, Function>();
   const isInstance = {
@@ -172,7 +179,9 @@ export function installCallGuards(kit: GuardKit): void {
   replace(FunctionProto, "bind", (original) => ({
     bind(this: unknown, ...args: unknown[]) {
       const depth = deeper(this);
-      work(args.length);
+      // A bound function, chainsim's proxy of it and its handler: about 512 bytes, and work to match.
+      work(args.length + BIND_UNITS);
+      meter.alloc(BIND_BYTES + 8 * args.length);
       const bound = apply(original, this, args) as Function;
       const handler: ProxyHandler<Function> = {
         apply: (target, thisArg, list) => held(() => apply(target, thisArg, list)),
@@ -203,10 +212,15 @@ export function installCallGuards(kit: GuardKit): void {
   const NativeRangeErrorProto = global.RangeError.prototype;
   const engineReason = (message: string): string | undefined =>
     message === "Maximum call stack size exceeded" ? STACK_LIMIT + " (engine)" : message === "Array buffer allocation failed" ? MEMORY_LIMIT + " (engine)" : undefined;
+  const ERROR_BYTES = 1024;
+  const ERROR_UNITS = 256;
   const wrapError = (name: string, parent: Function | undefined): Function | undefined => {
     const Native = global[name];
     if (typeof Native !== "function") return undefined;
     const Guarded = function (this: unknown, ...args: unknown[]) {
+      // V8 captures up to 10 frames with each error (about 1 KB): called as a built-in's callback, nothing else pays.
+      meter.alloc(ERROR_BYTES);
+      work(ERROR_UNITS);
       const error = construct(Native, args, new.target === undefined || new.target === Guarded ? Native : new.target);
       apply(weakSetAdd, made, [error]);
       return error;
@@ -219,6 +233,7 @@ export function installCallGuards(kit: GuardKit): void {
   // code reads and sets it.
   defineProperty(GuardedError, "stackTraceLimit", { value: 10, writable: true, enumerable: true, configurable: true });
   for (const name of ["RangeError", "TypeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError"]) wrapError(name, GuardedError);
+  kit.madeByContract = (error: object): boolean => apply(weakSetHas, made, [error]);
   kit.engineLimit = (error: unknown): string | undefined => {
     if (error === null || typeof error !== "object") return undefined;
     if (apply(weakSetHas, seen, [error])) return undefined;

@@ -20,6 +20,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   const setAdd = Set.prototype.add;
   const setDelete = Set.prototype.delete;
   const weakGet = WeakMap.prototype.get;
+  const weakSetAdd = WeakSet.prototype.add;
   const isConcatSpreadable = Symbol.isConcatSpreadable;
   const species = Symbol.species;
   const iteratorSymbol = Symbol.iterator;
@@ -40,7 +41,11 @@ export function installCollectionGuards(kit: GuardKit): void {
   const KEY_BYTES = 16;
   const SET_ENTRY = 24;
   const MAP_ENTRY = 40;
-  const createProperty = (target: object, key: number | string, value: unknown) => defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  /** CreateDataProperty: the descriptor has no prototype, so no field a contract put on Object.prototype is read. */
+  const createProperty = (target: object, key: number | string, value: unknown) => {
+    const descriptor = setPrototypeOf({ value, writable: true, enumerable: true, configurable: true }, null) as PropertyDescriptor;
+    return defineProperty(target, key, descriptor);
+  };
 
   // ---- Array.prototype: the length read once, charged, and the same length seen by V8 ----------------
   /** `cost(length, args)` runs before the original, on the receiver as `arrayLike` gives it. */
@@ -127,22 +132,27 @@ export function installCollectionGuards(kit: GuardKit): void {
   // has no contract frame; here each level goes through the guarded toString and join, which hold frames
   // (kit.replace). A cycle joins as "", as in V8.
   const joining = new SetCtor<object>();
+  /** Each element converted and kept as a piece: about 55 ns. */
+  const JOIN_UNITS = 24;
   const join = (receiver: unknown, length: number, separator: unknown): string => {
     const array = receiver as Record<number, unknown>;
     const glue = separator === undefined ? "," : toText(separator);
     if (apply(setHas, joining, [array])) return "";
     apply(setAdd, joining, [array]);
     try {
-      work(length);
-      let out = "";
+      work(JOIN_UNITS * length);
+      const pieces = list<string>();
+      let total = 0;
       for (let i = 0; i < length; i++) {
-        if (i > 0) out += glue;
         const element = array[i];
-        if (element !== undefined && element !== null) out += toText(element);
-        if (out.length > limit) meter.fatal(MEMORY_LIMIT);
+        const piece = element === undefined || element === null ? "" : toText(element);
+        pieces[i] = piece;
+        total += piece.length + (i > 0 ? glue.length : 0);
+        if (total > limit) meter.fatal(MEMORY_LIMIT);
       }
-      makesString(out.length);
-      return out;
+      meter.alloc(8 * length);
+      makesString(total);
+      return kit.joined(pieces, glue);
     } finally {
       apply(setDelete, joining, [array]);
     }
@@ -381,6 +391,12 @@ export function installCollectionGuards(kit: GuardKit): void {
     return value;
   };
   kit.propertyWrite = propertyWrite;
+  kit.arrayIndex = arrayIndex;
+  kit.elementCount = (value: unknown): number => {
+    if (!kit.isObject(value)) return 0;
+    const target = objectBehind(value);
+    return isArray(target) ? 0 : (apply(weakGet, highWater, [target]) ?? 0);
+  };
 
   // ---- typed arrays: their own length, never a property a contract could redefine ------------------
   const typedMethod = (name: string | symbol, cost: (length: number, args: unknown[]) => void) =>
@@ -455,7 +471,9 @@ export function installCollectionGuards(kit: GuardKit): void {
         makesEntries(iterable[1], bytesEach);
         args[0] = iterable[0];
       }
-      return construct(Native, args, new.target === Guarded ? Native : new.target);
+      const made = construct(Native, args, new.target === Guarded ? Native : new.target);
+      if (name === "Set" || name === "Map") apply(weakSetAdd, kit.collections, [made]);
+      return made;
     };
     kit.standIn(name, Native, Guarded);
     // A long string key is compared in full with an equal key of another string object.
@@ -684,11 +702,46 @@ export function installCollectionGuards(kit: GuardKit): void {
   }).assign);
   for (const name of ["freeze", "seal", "preventExtensions"]) charged(global.Object, name, (_r, args) => makesEntries(keyCount(args[0]), 2 * KEY_BYTES));
   for (const name of ["isFrozen", "isSealed"]) charged(global.Object, name, (_r, args) => work(keyCount(args[0])));
+  /**
+   * Object.fromEntries as ECMAScript writes it, in JavaScript, so that each key defined goes through
+   * propertyWrite (an index far past the new object's elements). A bad entry is refused by V8's own
+   * fromEntries, given that entry alone (its message), after the iterator is closed.
+   */
   replace(global.Object, "fromEntries", (original) => ({
     method(iterable: unknown) {
+      if (iterable === null || iterable === undefined) return apply(original, undefined, [iterable]); // V8's TypeError
       const known = iterated(iterable);
       if (known !== undefined) makesEntries(known[1], 2 * KEY_BYTES);
-      return apply(original, undefined, [known === undefined ? iterable : known[0]]);
+      const source = (known === undefined ? iterable : known[0]) as Record<symbol, unknown>;
+      const method = source[iteratorSymbol];
+      if (typeof method !== "function") return apply(original, undefined, [source]); // V8's "is not iterable"
+      const iterator = apply(method, source, []) as Record<string, unknown>;
+      if (!kit.isObject(iterator)) throw new TypeError("Result of the Symbol.iterator method is not an object");
+      const next = iterator.next;
+      const made: Record<string | symbol, unknown> = {};
+      for (;;) {
+        const result = apply(next as Function, iterator, []) as { done?: unknown; value?: unknown };
+        if (!kit.isObject(result)) throw new TypeError(`Iterator result ${toText(result)} is not an object`);
+        if (result.done) return made;
+        const entry = result.value;
+        try {
+          if (!kit.isObject(entry)) apply(original, undefined, [[entry]]); // V8's "Iterator value … is not an entry object"
+          const key = toPropertyKey((entry as Record<number, unknown>)[0]);
+          const value = (entry as Record<number, unknown>)[1];
+          propertyWrite(made, key, undefined);
+          createProperty(made, key as string, value);
+        } catch (error) {
+          const close = iterator.return;
+          if (close !== undefined && close !== null) {
+            try {
+              apply(close as Function, iterator, []);
+            } catch {
+              // the entry's error wins, as in IteratorClose
+            }
+          }
+          throw error;
+        }
+      }
     },
   }).method);
 }

@@ -46,6 +46,11 @@ export interface GuardKit {
   toText(value: unknown): string;
   /** An array no prototype setter can observe: our own working lists. */
   list<T>(): T[];
+  /**
+   * `pieces` (strings) joined by `glue` into one flat string by V8's own join: appending piece by piece
+   * would build a tree of about 32 bytes per piece that the memory model does not see.
+   */
+  joined(pieces: string[], glue: string): string;
   /** Replaces `owner[name]` with `make(original)`, keeping the property's attributes, name and length. */
   replace(owner: any, name: string | symbol, make: (original: Function) => Function): void;
   /** A method that charges `cost(this, args)` before the original runs. */
@@ -93,6 +98,8 @@ export interface GuardKit {
   iterated(value: unknown): [unknown, number] | undefined;
   /** A typed array's own length (not a `length` property a contract could define); 0 for anything else. */
   typedLength(value: unknown): number;
+  /** Every Set and Map made (recorded by their guarded constructors). */
+  collections: WeakSet<object>;
   /** Proxies and bound functions a contract made, with their depth of chaining and the proxies' targets. */
   chains: WeakMap<object, { depth: number; target?: object }>;
   min(a: number, b: number): number;
@@ -102,11 +109,17 @@ export interface GuardKit {
   /** Set by the installers for bootstrap.ts: */
   makeRegExp?: (source: string, flags: string) => RegExp;
   engineLimit?: (error: unknown) => string | undefined;
+  /** Whether a contract made `error` with an error constructor (its message is the contract's own). */
+  madeByContract?: (error: object) => boolean;
   /**
    * `value` is about to be written to `receiver[key]`: an array's new length, or an element past the end of
    * an object's elements, is charged first; answers what to write (guards/collections.ts).
    */
   propertyWrite?: (receiver: unknown, key: unknown, value: unknown) => unknown;
+  /** An array index as a number (a canonical numeric string or an integer below 2³² - 1); -1 for any other key. */
+  arrayIndex?: (key: unknown) => number;
+  /** The elements an object that is not an array may keep (its highest index written + 1); 0 for anything else. */
+  elementCount?: (value: unknown) => number;
 }
 
 export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits): GuardKit {
@@ -124,6 +137,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     return NativeString(value);
   };
   const toNumber = Number;
+  const nativeJoin = Array.prototype.join;
   const toPrimitiveSymbol = Symbol.toPrimitive;
   const describeValue = (v: unknown): string => (typeof v === "string" ? `"${v}"` : typeof v === "symbol" ? "Symbol()" : typeof v + " " + toText(v));
   /** ECMAScript's ToPrimitive, with V8's messages (a property key's differ: `asKey`). */
@@ -157,6 +171,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const reflectGet = Reflect.get;
   const reflectSet = Reflect.set;
   const WeakMapCtor = WeakMap;
+  const WeakSetCtor = WeakSet;
   const weakGet = WeakMap.prototype.get;
   const weakSet = WeakMap.prototype.set;
   const TypedArrayProto = getPrototypeOf(Int8Array.prototype) as object;
@@ -206,7 +221,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    */
   const ELEMENT_UNITS = 32;
   const makesElements = (length: number) => {
-    if (!(length >= 0)) return;
+    if (!(length > 0)) return work(0);
     if (length > 1e9) meter.fatal(MEMORY_LIMIT);
     meter.alloc(8 * length);
     work(ELEMENT_UNITS * length);
@@ -217,7 +232,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    */
   const ENTRY_UNITS = 96;
   const makesEntries = (count: number, bytesEach: number) => {
-    if (!(count > 0)) return;
+    if (!(count > 0)) return work(0); // the call itself, however small
     if (count > 1e9) meter.fatal(MEMORY_LIMIT);
     meter.alloc(bytesEach * count);
     work(ENTRY_UNITS * count);
@@ -240,6 +255,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const plainLength = (value: object): number | undefined => {
     for (let o: object | null = value, hops = 0; o !== null; o = getPrototypeOf(o), hops++) {
       if (isProxy(o) || hops > 10_000) return undefined;
+      if (hops > 2) work(HOP_UNITS); // a walk up a long chain is work of its own
       const own = getOwnPropertyDescriptor(o, "length");
       if (own === undefined) continue;
       if (own.get === typedLength && isTypedArray(value)) return apply(typedLength, value, []) as number;
@@ -255,6 +271,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   /** V8's protector: with an element on Array.prototype or Object.prototype, every hole is looked up on the generic path. */
   const hasElement = (o: object): boolean => {
     const keys = ownKeys(o);
+    work(keys.length * ENTRY_UNITS); // a built-in prototype a contract filled with keys lists them all
     const first = keys.length > 0 ? keys[0] : undefined;
     return typeof first === "string" && first !== "" && toNumber(first) >>> 0 === toNumber(first) && "" + toNumber(first) === first;
   };
@@ -321,24 +338,28 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     if (chain?.target !== undefined) return keyCount(chain.target);
     if (isTypedArray(value)) return apply(typedLength, value, []) as number;
     if (isArray(value)) return (value as unknown[]).length;
-    try {
-      return (apply(stringValue, value, []) as string).length; // a String object lists its indices
-    } catch {
-      // not a String object: every key of an ordinary object was paid for when it was made
+    // A String object lists its indices; only an object with a fixed own `length` can be one (no throw otherwise).
+    const own = getOwnPropertyDescriptor(value, "length");
+    if (own !== undefined && own.configurable === false && own.writable === false && typeof own.value === "number") {
+      try {
+        return (apply(stringValue, value, []) as string).length;
+      } catch {
+        // not a String object
+      }
     }
+    // Every key of an ordinary object was paid for when it was made.
     return ownKeys(value).length;
   };
 
+  /** Every Set and Map a contract made (the guarded constructors record them): a brand check that never throws. */
+  const collections = new WeakSetCtor<object>();
+  const weakSetHas = WeakSetCtor.prototype.has;
   const sizeOf = (value: object): number | undefined => {
+    if (!apply(weakSetHas, collections, [value])) return undefined;
     try {
       return apply(setSize, value, []) as number;
     } catch {
-      // not a Set
-    }
-    try {
       return apply(mapSize, value, []) as number;
-    } catch {
-      return undefined;
     }
   };
   /** What walking `source` yields natively: an array iterator reads `length` live, a getter is contract code. */
@@ -470,6 +491,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     integer,
     toText,
     list: <T>() => setPrototypeOf([], null) as T[],
+    joined: (pieces: string[], glue: string) => apply(nativeJoin, pieces, [glue]) as string,
     replace,
     charged,
     arrayLike,
@@ -482,6 +504,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     yieldUnits,
     typedLength: (value: unknown) => (isTypedArray(value) ? (apply(typedLength, value, []) as number) : 0),
     chains,
+    collections,
     runStarts: [() => (pendingUnits = 0)],
     min,
     max,

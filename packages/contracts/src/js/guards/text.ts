@@ -204,9 +204,16 @@ export function installTextGuards(kit: GuardKit): void {
     let out = "";
     const length = template.length;
     for (let i = 0; i < length; ) {
-      const c = template[i]!;
-      if (c !== "$" || i + 1 >= length) {
-        out += c;
+      // A run without `$` is copied whole (one piece, not a piece per character).
+      const dollar = apply(stringIndexOf, template, ["$", i]);
+      const runEnd = dollar < 0 ? length : dollar;
+      if (runEnd > i) {
+        out += apply(stringSlice, template, [i, runEnd]);
+        i = runEnd;
+        continue;
+      }
+      if (i + 1 >= length) {
+        out += "$";
         i++;
         continue;
       }
@@ -288,14 +295,22 @@ export function installTextGuards(kit: GuardKit): void {
       if (raw === null || raw === undefined) throw new TypeError("Cannot convert undefined or null to object");
       const { value: segments, length: count } = arrayLike(raw);
       work(count + substitutions.length);
-      let out = "";
+      const pieces = list<string>();
+      let total = 0;
       for (let i = 0; i < count; i++) {
-        out += toText((segments as Record<number, unknown>)[i]);
-        if (i + 1 < count && i < substitutions.length) out += toText(substitutions[i]);
-        if (out.length > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+        const segment = toText((segments as Record<number, unknown>)[i]);
+        pieces[pieces.length] = segment;
+        total += segment.length;
+        if (i + 1 < count && i < substitutions.length) {
+          const substitution = toText(substitutions[i]);
+          pieces[pieces.length] = substitution;
+          total += substitution.length;
+        }
+        if (total > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
       }
-      makesString(out.length);
-      return out;
+      meter.alloc(8 * pieces.length);
+      makesString(total);
+      return kit.joined(pieces, "");
     },
   }).raw);
 
