@@ -41,6 +41,7 @@ const HEAVY = {
   "Object.keys as a callback": `const d = new Array(100000).fill({}); for (;;) d.forEach(Object.keys);`,
   "joins of 100,000 one-character strings": `const a = new Array(100000).fill("a"); for (;;) a.join("");`,
   "a replacement template of 900 characters": `const s = "a".repeat(64); const t = "x".repeat(900) + "$&"; for (;;) s.replace(/a/g, t);`,
+  "string conversion of a 4,000-deep chain built by new": `function F() {} let deep = {}; for (let i = 0; i < 4000; i++) { F.prototype = deep; deep = new F(); } for (;;) "" + deep;`,
   "writes far past the end, kept": `const keep = []; for (;;) { const o = {}; o[1023] = 0; o[2574] = 0; o[4900] = 0; keep.push(o); }`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };

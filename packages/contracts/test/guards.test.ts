@@ -160,6 +160,8 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["functions bound by bind as a callback, kept", `function f() {} const d = new Array(30000).fill(0); const keep = []; for (;;) keep.push(d.map(f.bind, f));`, "Memory exceeding limit"],
       ["objects from Object.fromEntries with far indices, kept", `const e = [[1023, 0], [2574, 0]]; const keep = []; for (;;) keep.push(Object.fromEntries(e));`, "Step exceeding limit"],
       ["object literals with far computed indices, kept", `const keep = []; const a = 1023, b = 2574; for (;;) keep.push({ [a]: 0, [b]: 0 });`, "Step exceeding limit"],
+      ["a 30,000-deep prototype chain built by Object.create as a callback", `const deep = Array(30000).fill(0).reduce(Object.create, {}); return "built"`, "Step exceeding limit"],
+      ["descriptors read along a 4,000-deep chain", `function F() {} let deep = {}; for (let i = 0; i < 4000; i++) { F.prototype = deep; deep = new F(); } const o = {}; for (let i = 0; i < 2000; i++) Object.defineProperty(o, "x", deep); return "defined"`, "Step exceeding limit"],
       ["a replacement template of 900 characters", `const s = "a".repeat(64); const t = "x".repeat(900) + "$&"; for (;;) s.replace(/a/g, t);`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),

@@ -575,6 +575,7 @@ export function installCollectionGuards(kit: GuardKit): void {
    * The prototype of descriptor copies: no field a contract could add, but V8 words its messages about the
    * copy as about an object literal (`#<Object>`), from these two.
    */
+  const DESCRIPTOR_UNITS = 12;
   const descriptorBase = setPrototypeOf({ constructor: Object, toString: Object.prototype.toString }, null) as object;
   Object.freeze(descriptorBase);
   /**
@@ -582,6 +583,8 @@ export function installCollectionGuards(kit: GuardKit): void {
    * is not callable is V8's TypeError as soon as it is read), into an object no prototype can add a field to.
    */
   const copyDescriptor = (attributes: object): Record<string, unknown> => {
+    // Six fields looked up along the descriptor's prototype chain.
+    work(DESCRIPTOR_UNITS * kit.chainDepth(attributes));
     const out = setPrototypeOf({}, descriptorBase) as Record<string, unknown>;
     for (let i = 0; i < DESCRIPTOR_FIELDS.length; i++) {
       const field = DESCRIPTOR_FIELDS[i]!;
@@ -651,12 +654,20 @@ export function installCollectionGuards(kit: GuardKit): void {
       return defineAll(target, properties);
     },
   }).defineProperties);
+  /**
+   * A prototype link costs a step, as `new` does: a chain a contract builds through built-ins called as
+   * callbacks (`Array(n).fill(0).reduce(Object.create, {})`) is as long as the steps it paid, since V8 walks a
+   * chain on each lookup that misses.
+   */
+  const LINK_UNITS = 4096;
   replace(global.Object, "create", () => ({
     create(proto: unknown, properties?: unknown) {
+      if (proto !== null) work(LINK_UNITS);
       const made = nativeCreate(proto as object | null); // V8's TypeError for a bad prototype
       return properties === undefined ? made : defineAll(made, properties);
     },
   }).create);
+  for (const owner of [global.Object, global.Reflect]) charged(owner, "setPrototypeOf", (_r, args) => args[1] !== null && work(LINK_UNITS));
   for (const name of ["__defineGetter__", "__defineSetter__"]) {
     replace(global.Object.prototype, name, (original) => ({
       method(this: unknown, key: unknown, fn: unknown) {

@@ -64,6 +64,8 @@ export interface GuardKit {
    * every element: what that costs beyond 1 unit each (the generic path, the view's traps) is charged here.
    */
   arrayLike(value: unknown, walks?: boolean): { value: unknown; length: number };
+  /** Prototypes above `value`, walked and charged (a proxy ends the walk). */
+  chainDepth(value: object): number;
   /** Units per element of reading `value`'s indices on V8's generic path (prototype lookups); 0 where direct. */
   lookupUnits(value: unknown): number;
   isTypedArray(value: unknown): boolean;
@@ -495,6 +497,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     replace,
     charged,
     arrayLike,
+    chainDepth,
     lookupUnits,
     isTypedArray,
     keyCount,
