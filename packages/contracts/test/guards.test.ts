@@ -162,6 +162,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["object literals with far computed indices, kept", `const keep = []; const a = 1023, b = 2574; for (;;) keep.push({ [a]: 0, [b]: 0 });`, "Step exceeding limit"],
       ["a 30,000-deep prototype chain built by Object.create as a callback", `const deep = Array(30000).fill(0).reduce(Object.create, {}); return "built"`, "Step exceeding limit"],
       ["descriptors read along a 4,000-deep chain", `function F() {} let deep = {}; for (let i = 0; i < 4000; i++) { F.prototype = deep; deep = new F(); } const o = {}; for (let i = 0; i < 2000; i++) Object.defineProperty(o, "x", deep); return "defined"`, "Step exceeding limit"],
+      ["instances of a class with far computed index fields, kept", `const a = 1023, b = 2574; class C { [a] = 0; [b] = 0; } const keep = []; for (;;) keep.push(new C());`, "Step exceeding limit"],
       ["a replacement template of 900 characters", `const s = "a".repeat(64); const t = "x".repeat(900) + "$&"; for (;;) s.replace(/a/g, t);`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
@@ -191,6 +192,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       [`const log = []; const it = { [Symbol.iterator]() { let i = 0; return { next() { return i++ === 0 ? { done: false, value: 5 } : { done: true }; }, return() { log.push("closed"); return {}; } }; } }; try { Object.fromEntries(it); } catch (e) { return e.message + " " + log; }`, "Iterator value 5 is not an entry object closed"],
       [`Object.prototype.get = () => 1; return JSON.stringify(Object.fromEntries(new Map([["a", 1], [2, "b"]])));`, `{"2":"b","a":1}`],
       [`const k = "x"; const o = { [k]: 1, [k + "y"]() { return 2; }, get [k + "z"]() { return 3; }, [{ toString() { return "t"; } }]: 4, [20]: 5 }; return JSON.stringify(o) + o.xy() + o.xz;`, `{"20":5,"x":1,"xz":3,"t":4}23`],
+      [`const log = []; const key = (s) => { log.push(s); return s; }; class C { [key("a")] = log.push("init a"); [key("b")]; static [key("s")] = 5; } log.push("defined"); const c = new C(); return log.join() + " " + JSON.stringify(c) + C.s + ("b" in c);`, `a,b,s,defined,init a {"a":5}5true`],
       // An error class cut from Error.prototype, and a message V8 cut short inside instrumented text.
       [`"use strict"; Object.setPrototypeOf(TypeError.prototype, null); function f(a = g(1)) { return 1; } try { f.name = 1; } catch (e) { return Object.getOwnPropertyDescriptor(e, "message").value; }`, "Cannot assign to read only property 'name' of function 'function f(a = (intermediate value)) { [native code] }'"],
       ...[60, 72, 87].map((n): [string, string] => [`"use strict"; function f(${"a".repeat(n)}, a = g(1)) { return 1; } try { f.name = 1; } catch (e) { return /__ch|\\(\\d/.test(e.message) ? e.message : "clean"; }`, "clean"]),

@@ -74,6 +74,8 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     __chainsim_switched: (value: unknown) => value,
     // A write target that reads and writes in strict mode (the runtime's charges lengths: guards.test.ts).
     __chainsim_keyed: (key: unknown) => key,
+    __chainsim_fieldkey: (key: unknown) => key,
+    __chainsim_field: () => undefined,
     __chainsim_member: (object: any, key: PropertyKey) => ({
       get value() {
         return object[key];
@@ -326,6 +328,13 @@ outer: for (var i = 0; i < 3; i++) {
       expect(text.match(/__chainsim_member\(/g)).to.have.length(3);
       expect(text).to.include(`__chainsim_member(a,8).value = 1`).and.include(`__chainsim_member(a,"2574").value = 1`).and.include(`__chainsim_member(a,1e3).value = 1`);
       expect(text).to.include(`a[7] = 1; a["7"] = 1;`).and.include(`a["012"] = 1; a[1.5] = 1; a["x"] = 1;`);
+    });
+    it("routes computed keys of object literals and class fields through keyed / fieldkey, an instance field paid by a private field", () => {
+      const text = rewritten(`"use strict"; const o = { [k]: 1, [j]() {} }; class C { [k] = 1; [j]; static [s] = 2; x = 3; }`);
+      expect(text).to.include("{ [__chainsim_keyed(k)]: 1, [__chainsim_keyed(j)]() {");
+      expect(text).to.include("#__chainsim_f0 = __chainsim_field(0); [__chainsim_fieldkey(k,0)] = 1;");
+      expect(text).to.include("#__chainsim_f1 = __chainsim_field(1); [__chainsim_fieldkey(j,1)];");
+      expect(text).to.include("static [__chainsim_fieldkey(s,2,1)] = 2; x = 3;");
     });
     it("marks sloppy code (the helper's third argument), and knows strict functions and classes", () => {
       const text = rewritten(`a[k] = 1; function f() { "use strict"; b[k] = 1; } class C { m() { c[k] = 1; } } function g() { d[k] = 1; }`);

@@ -495,16 +495,38 @@ export function bootstrap(
    * make V8 reserve up to 1.5 × (index + 1) slots for the new object, charged as a write past its end would
    * be from an empty store, up to the 5,000 slots a new object keeps before V8 weighs a dictionary.
    */
+  const propertyKey = (key: unknown): unknown => (typeof key === "number" || typeof key === "string" || typeof key === "symbol" ? key : guards.toPropertyKey(key));
+  /** The elements defining `key` on a new object may make V8 reserve (0 for a name). */
+  const newElements = (key: unknown): number => {
+    const index = typeof key === "symbol" ? -1 : guards.arrayIndex!(key);
+    if (index < 8) return 0;
+    const reach = index < 5000 ? index + 1 : 5000;
+    return reach + (reach - (reach % 2)) / 2;
+  };
   const keyed = (key: unknown): unknown => {
-    const name = typeof key === "number" || typeof key === "string" || typeof key === "symbol" ? key : guards.toPropertyKey(key);
-    const index = typeof name === "symbol" ? -1 : guards.arrayIndex!(name);
-    if (index >= 8) {
-      const reach = index < 5000 ? index + 1 : 5000;
-      guards.makesElements(reach + (reach - (reach % 2)) / 2);
-    }
+    const name = propertyKey(key);
+    guards.makesElements(newElements(name));
     return name;
   };
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed];
+  /**
+   * A computed class field: its key is converted when the class is defined (a static field is charged then);
+   * an instance field's charge is kept by site, the largest any definition of the class gave, and paid by
+   * each instance through `field`.
+   */
+  const fieldCharges = setPrototypeOf([], null) as number[];
+  const fieldkey = (key: unknown, site: number, isStatic?: 1): unknown => {
+    const name = propertyKey(key);
+    const elements = newElements(name);
+    if (isStatic === 1) guards.makesElements(elements);
+    else if (!(fieldCharges[site]! >= elements)) fieldCharges[site] = elements;
+    return name;
+  };
+  const field = (site: number): undefined => {
+    const elements = fieldCharges[site];
+    if (elements !== undefined && elements > 0) guards.makesElements(elements);
+    return undefined;
+  };
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {

@@ -68,6 +68,8 @@ export const METER_FUNCTIONS = [
   "__chainsim_switched",
   "__chainsim_member",
   "__chainsim_keyed",
+  "__chainsim_fieldkey",
+  "__chainsim_field",
 ] as const;
 
 /** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
@@ -379,6 +381,7 @@ const DYNAMIC = "code built from strings cannot be metered";
 function collect(source: string, program: AnyNode): Insertion[] {
   const insertions: Insertion[] = [];
   let seq = 0;
+  let fieldIds = 0;
   const add = (pos: number, text: string, close: boolean, depth: number) => {
     insertions.push({ pos, text, close, depth, seq: seq++ });
   };
@@ -529,6 +532,14 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       case "PropertyDefinition":
         if (node.value && containsCall(node.value)) wrap(node.value, inside, `__chainsim_pop(__chainsim_push(${FIELD_FRAME_BYTES}),`);
+        if (node.computed) {
+          // A computed field key can be an index far past an instance's elements (docs/contracts.md §13):
+          // the key, converted once, sets what defining it costs; each instance pays it, in a private field
+          // of chainsim's initialised just before.
+          const id = fieldIds++;
+          wrap(node.key as AnyNode, inside, "__chainsim_fieldkey(", `,${id}${node.static ? ",1" : ""})`);
+          if (!node.static) add(node.start, `#__chainsim_f${id} = __chainsim_field(${id}); `, false, around);
+        }
         break;
       case "AssignmentPattern":
         if (inParams && owner && containsCall(node.right)) {
