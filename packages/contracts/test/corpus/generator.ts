@@ -80,6 +80,18 @@ export const TEMPLATES: Record<string, (d: Draw) => string> = {
     return `const kept = []; for (let i = 0; i < ${d.pick([1, 20, 200])}; i++) kept.push(${route}); out.push(kept.length);`;
   },
   "arrays copied, repeated": (d) => `const a = Array(${d.pick([10, 1000, 100000])}).fill(${d.pick(["7", "[]", "'s'"])}); let n = 0; for (let i = 0; i < ${d.pick([1, 100, 10000])}; i++) n += ${d.pick(["a.slice(1).length", "a.concat(a).length", "[a].flat().length", "[...a].length", "a.toSpliced(0, 1).length", "a.slice().splice(1, 5).length", "a.map(String).length"])}; out.push(n);`,
+  // The reviews of 2026-11-25 and -26: writes past the end, generic walks, pieces and objects V8 keeps more of.
+  "writes past the end, kept": (d) => {
+    const [a, b] = d.pick([[1023, 2574], [7, 9], [100, 5000], [1e6, 2e6]]);
+    const route = d.pick([`(() => { const o = {}; o[${a}] = 0; o[${b}] = 0; return o; })()`, `(() => { const o = []; o[${a}] = 0; o[${b}] = 0; return o; })()`, `Object.assign({}, { ${a}: 0, ${b}: 0 })`, `Object.fromEntries([[${a}, 0], [${b}, 0]])`, `({ [${a}]: 0, [${b}]: 0 })`, `new (class { [${a}] = 0; [${b}] = 0; })()`, `(() => { const o = { length: ${a} }; [].push.call(o, 0); o.length = ${b}; [].push.call(o, 0); return o; })()`, `(() => { const o = {}; o[${a}] = 0; o[${b}] = 0; return { ...o }; })()`]);
+    return `const kept = []; for (let i = 0; i < ${d.pick([1, 100, 6000])}; i++) kept.push(${route}); out.push(kept.length);`;
+  },
+  "walks on the generic path, repeated": (d) => {
+    const setup = d.pick([`const o = Array(${d.pick([10, 2000, 30000])}).fill(0).reduce(Object.create, { 0: 1 }); o.length = 4096;`, `const o = { get length() { return 4096; } };`, `Array.prototype[3] = 1; const o = new Array(${d.pick([256, 1e5])});`]);
+    return `${setup} let n = 0; for (let i = 0; i < ${d.pick([1, 100, 3000])}; i++) n += Array.prototype.includes.call(o, 7) ? 1 : 0; out.push(n);`;
+  },
+  "objects V8 keeps more of, as callbacks": (d) => `const d = new Array(${d.pick([100, 30000])}).fill(0); const keep = []; for (let i = 0; i < ${d.pick([1, 10, 100])}; i++) keep.push(d.map(${d.pick(["Error", "function () {}.bind", "Proxy.revocable.bind(null, {})", "String"])})); out.push(keep.length);`,
+  "joins kept": (d) => `const a = new Array(${d.pick([10, 100000])}).fill("a"); const keep = []; for (let i = 0; i < ${d.pick([1, 50, 500])}; i++) keep.push(${d.pick(["a.join('')", "String.raw({ raw: a })"])}); out.push(keep.length);`,
   "long return value": (d) => `out.push("r".repeat(${d.pick([10, 100000, 300000])}).length); return "z".repeat(${d.pick([10, 200000, 300000])});`,
 };
 
