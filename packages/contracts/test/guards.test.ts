@@ -163,6 +163,10 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["a 30,000-deep prototype chain built by Object.create as a callback", `const deep = Array(30000).fill(0).reduce(Object.create, {}); return "built"`, "Step exceeding limit"],
       ["descriptors read along a 4,000-deep chain", `function F() {} let deep = {}; for (let i = 0; i < 4000; i++) { F.prototype = deep; deep = new F(); } const o = {}; for (let i = 0; i < 2000; i++) Object.defineProperty(o, "x", deep); return "defined"`, "Step exceeding limit"],
       ["instances of a class with far computed index fields, kept", `const a = 1023, b = 2574; class C { [a] = 0; [b] = 0; } const keep = []; for (;;) keep.push(new C());`, "Step exceeding limit"],
+      // The third review (2026-11-26): text V8 makes from a contract's values, links through the __proto__ setter.
+      ["V8 messages quoting a 4 MB key, kept", `const k = "x".repeat(4000000); const keep = []; for (let i = 0; i < 40; i++) { try { undefined[k]; } catch (e) { keep.push(e.message); } } return String(keep.length)`, "Memory exceeding limit"],
+      ["a long symbol's text as a fresh key each time", `const k = "\u0100".repeat(4000000); const o = {}; const s = Symbol(k); let n = 0; for (;;) { if (o[s.toString()] === undefined) n++; }`, "Memory exceeding limit"],
+      ["a 14,000-deep chain linked by the __proto__ setter as sort's comparator", `const s = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__").set; const objs = new Array(14000).fill(0).map(Object); objs.sort(s.call.bind(s)); return "linked"`, "Step exceeding limit"],
       ["a replacement template of 900 characters", `const s = "a".repeat(64); const t = "x".repeat(900) + "$&"; for (;;) s.replace(/a/g, t);`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
@@ -193,6 +197,10 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       [`Object.prototype.get = () => 1; return JSON.stringify(Object.fromEntries(new Map([["a", 1], [2, "b"]])));`, `{"2":"b","a":1}`],
       [`const k = "x"; const o = { [k]: 1, [k + "y"]() { return 2; }, get [k + "z"]() { return 3; }, [{ toString() { return "t"; } }]: 4, [20]: 5 }; return JSON.stringify(o) + o.xy() + o.xz;`, `{"20":5,"x":1,"xz":3,"t":4}23`],
       [`const log = []; const key = (s) => { log.push(s); return s; }; class C { [key("a")] = log.push("init a"); [key("b")]; static [key("s")] = 5; } log.push("defined"); const c = new C(); return log.join() + " " + JSON.stringify(c) + C.s + ("b" in c);`, `a,b,s,defined,init a {"a":5}5true`],
+      // A computed field of a class whose base constructor returns the same object twice (no private field).
+      [`class B { constructor(o) { return o; } } const k = "a"; class C extends B { [k] = 1; [k + "f"] = () => 1; } const o = {}; new C(o); new C(o); return o.a + " " + o.af.name;`, "1 af"],
+      // Sanitizing a message full of meter names is linear in its length (it was quadratic, past the clock).
+      [`const u = "__chain" + "sim("; const k = u.repeat(20000); try { undefined[k]; } catch (e) { return String(e.message.length); }`, "420045"],
       // An error class cut from Error.prototype, and a message V8 cut short inside instrumented text.
       [`"use strict"; Object.setPrototypeOf(TypeError.prototype, null); function f(a = g(1)) { return 1; } try { f.name = 1; } catch (e) { return Object.getOwnPropertyDescriptor(e, "message").value; }`, "Cannot assign to read only property 'name' of function 'function f(a = (intermediate value)) { [native code] }'"],
       ...[60, 72, 87].map((n): [string, string] => [`"use strict"; function f(${"a".repeat(n)}, a = g(1)) { return 1; } try { f.name = 1; } catch (e) { return /__ch|\\(\\d/.test(e.message) ? e.message : "clean"; }`, "clean"]),

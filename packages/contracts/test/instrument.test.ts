@@ -75,7 +75,7 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     // A write target that reads and writes in strict mode (the runtime's charges lengths: guards.test.ts).
     __chainsim_keyed: (key: unknown) => key,
     __chainsim_fieldkey: (key: unknown) => key,
-    __chainsim_field: () => undefined,
+    __chainsim_field: (_site: number, value?: unknown) => value,
     __chainsim_member: (object: any, key: PropertyKey) => ({
       get value() {
         return object[key];
@@ -329,11 +329,12 @@ outer: for (var i = 0; i < 3; i++) {
       expect(text).to.include(`__chainsim_member(a,8).value = 1`).and.include(`__chainsim_member(a,"2574").value = 1`).and.include(`__chainsim_member(a,1e3).value = 1`);
       expect(text).to.include(`a[7] = 1; a["7"] = 1;`).and.include(`a["012"] = 1; a[1.5] = 1; a["x"] = 1;`);
     });
-    it("routes computed keys of object literals and class fields through keyed / fieldkey, an instance field paid by a private field", () => {
-      const text = rewritten(`"use strict"; const o = { [k]: 1, [j]() {} }; class C { [k] = 1; [j]; static [s] = 2; x = 3; }`);
+    it("routes computed keys of object literals and class fields through keyed / fieldkey, an instance field paid by its initialiser", () => {
+      const text = rewritten(`"use strict"; const o = { [k]: 1, [j]() {} }; class C { [k] = 1; [j]; static [s] = 2; x = 3; [m] = () => 1; }`);
       expect(text).to.include("{ [__chainsim_keyed(k)]: 1, [__chainsim_keyed(j)]() {");
-      expect(text).to.include("#__chainsim_f0 = __chainsim_field(0); [__chainsim_fieldkey(k,0)] = 1;");
-      expect(text).to.include("#__chainsim_f1 = __chainsim_field(1); [__chainsim_fieldkey(j,1)];");
+      expect(text).to.include("[__chainsim_fieldkey(k,0)] = __chainsim_field(0,1);");
+      expect(text).to.include("[__chainsim_fieldkey(j,1)] = __chainsim_field(1);");
+      expect(text).to.include("[__chainsim_fieldkey(m,3)] = __chainsim_field(3,() =>{").and.include("},1); }");
       expect(text).to.include("static [__chainsim_fieldkey(s,2,1)] = 2; x = 3;");
     });
     it("marks sloppy code (the helper's third argument), and knows strict functions and classes", () => {

@@ -134,11 +134,17 @@ export function bootstrap(
   /** V8 prints a long function's first 100 characters or so, this, and its last 2. */
   const OMITTED = "...<omitted>...";
   const withoutBodies = (text: string): string => {
+    // Each marker's next position is found once and looked for again only once passed: linear in the text.
+    const next = { start: -2, end: -2, cut: -2 };
+    const find = (marker: string, field: "start" | "end" | "cut", from: number): number => {
+      if (next[field] !== -1 && next[field] < from) next[field] = apply(stringIndexOf, text, [marker, from]);
+      return next[field];
+    };
     let out = "";
     let from = 0;
     for (;;) {
-      const at = apply(stringIndexOf, text, [BODY_START, from]);
-      const omitted = apply(stringIndexOf, text, [OMITTED, from]);
+      const at = find(BODY_START, "start", from);
+      const omitted = find(OMITTED, "cut", from);
       if (omitted >= 0 && (at < 0 || omitted < at)) {
         // Cut inside a body's first marker: the longest part of it just before the cut.
         let part = -1;
@@ -156,9 +162,9 @@ export function bootstrap(
       let depth = 1;
       let scan = at + BODY_START.length;
       while (depth > 0) {
-        const open = apply(stringIndexOf, text, [BODY_START, scan]);
-        const close = apply(stringIndexOf, text, [BODY_END, scan]);
-        const cut = apply(stringIndexOf, text, [OMITTED, scan]);
+        const open = find(BODY_START, "start", scan);
+        const close = find(BODY_END, "end", scan);
+        const cut = find(OMITTED, "cut", scan);
         if (cut >= 0 && (close < 0 || cut < close)) {
           depth = 0; // V8 cut the text here: what follows is the function's last 2 characters
           scan = cut + OMITTED.length + 2;
@@ -192,21 +198,25 @@ export function bootstrap(
     }
     let out = "";
     let from = 0;
+    let scanned = text.length;
     for (;;) {
       const at = apply(stringIndexOf, text, ["__chainsim", from]);
       if (at < 0) break;
       let end = at + 10;
       while (end < text.length && ((text[end]! >= "a" && text[end]! <= "z") || text[end] === "_")) end++;
       if (text[end] === "(") {
-        // Its arguments, to the matching parenthesis (V8 writes "(...)" where it quotes an expression); none
-        // where V8 cut the text short before it.
+        // Its arguments, to the matching parenthesis (V8 writes "(...)" where it quotes an expression, and
+        // cuts a function's source after about 100 characters, so a match is near); none where V8 cut the
+        // text short before it.
         let depth = 0;
         let close = end;
-        for (; close < text.length; close++) {
+        const bound = end + ARGUMENTS_SCAN < text.length ? end + ARGUMENTS_SCAN : text.length;
+        for (; close < bound; close++) {
           if (text[close] === "(") depth++;
           else if (text[close] === ")" && --depth === 0) break;
         }
-        if (close < text.length) end = close + 1;
+        scanned += close - end;
+        if (close < bound) end = close + 1;
         else {
           // Unclosed: V8 cut the text inside its arguments; they go, up to the cut.
           const omitted = apply(stringIndexOf, text, [OMITTED, end]);
@@ -216,8 +226,11 @@ export function bootstrap(
       out += apply(stringSlice, text, [from, at]) + "(intermediate value)";
       from = end;
     }
+    // What the scans cost (a contract's own strings can hold these names, many times over).
+    guards.work(scanned);
     return from === 0 ? text : out + apply(stringSlice, text, [from]);
   };
+  const ARGUMENTS_SCAN = 512;
   const ceil = (n: number) => {
     const t = n - (n % 1);
     return t < n ? t + 1 : t;
@@ -364,12 +377,15 @@ export function bootstrap(
     if (dead !== "") die(dead);
     if (error === null || typeof error !== "object") return;
     let reason: string | undefined;
+    let messageCharge = 0;
     try {
       reason = engineLimit(error);
       // Whatever its prototype (a contract can cut an error class's chain): every message V8 wrote.
       if (madeByContract(error)) return;
       const own = getOwnPropertyDescriptor(error, "message");
       const message = own?.value;
+      // V8 wrote it, copying a contract's values (a 4 MB key in "reading '…'"): a string made, charged here.
+      if (typeof message === "string") messageCharge = message.length;
       if (typeof message === "string" && (apply(stringIndexOf, message, ["__chainsim"]) >= 0 || apply(stringIndexOf, message, [OMITTED]) >= 0)) {
         defineProperty(error, "message", { value: withoutMetering(message), writable: own!.writable, enumerable: own!.enumerable, configurable: own!.configurable });
       }
@@ -379,6 +395,11 @@ export function bootstrap(
       // V8 tripping before the models is a defect of the models, and depends on the machine: " (engine)"
       // (ENGINE_SUFFIX in failure.ts) makes the host treat it as a guard trip, never as a result.
       if (reason !== undefined) die(reason);
+    }
+    if (messageCharge > config.maxStringLength) die(MEMORY_LIMIT);
+    if (messageCharge >= 1024) {
+      sizeCharge(messageCharge);
+      alloc(2 * messageCharge);
     }
   };
 
@@ -514,17 +535,28 @@ export function bootstrap(
    * each instance through `field`.
    */
   const fieldCharges = setPrototypeOf([], null) as number[];
+  const fieldKeys = setPrototypeOf([], null) as unknown[];
   const fieldkey = (key: unknown, site: number, isStatic?: 1): unknown => {
     const name = propertyKey(key);
     const elements = newElements(name);
     if (isStatic === 1) guards.makesElements(elements);
-    else if (!(fieldCharges[site]! >= elements)) fieldCharges[site] = elements;
+    else {
+      if (!(fieldCharges[site]! >= elements)) fieldCharges[site] = elements;
+      fieldKeys[site] = name;
+    }
     return name;
   };
-  const field = (site: number): undefined => {
+  /** An instance field's initialiser: pays its key's charge; an anonymous function gets the key as its name. */
+  const field = (site: number, value?: unknown, anonymous?: 1): unknown => {
     const elements = fieldCharges[site];
     if (elements !== undefined && elements > 0) guards.makesElements(elements);
-    return undefined;
+    if (anonymous === 1 && typeof value === "function" && getOwnPropertyDescriptor(value, "name")?.value === "") {
+      const key = fieldKeys[site];
+      const description = typeof key === "symbol" ? key.description : undefined;
+      const name = typeof key === "symbol" ? (description === undefined ? "" : `[${description}]`) : toText(key);
+      defineProperty(value, "name", { value: name, writable: false, enumerable: false, configurable: true });
+    }
+    return value;
   };
   const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field];
 

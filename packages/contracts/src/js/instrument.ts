@@ -214,6 +214,8 @@ function allocationWeight(node: AnyNode): number {
   return 0;
 }
 
+/** Expressions that take a name from what they are assigned to (ECMAScript's IsAnonymousFunctionDefinition, without an id). */
+const ANONYMOUS_DEFINITIONS = new Set(["FunctionExpression", "ArrowFunctionExpression", "ClassExpression"]);
 const LOOPS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
 const FUNCTIONS = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
 const NON_NODE_KEYS = new Set(["type", "start", "end", "loc", "range", "raw", "regex", "bigint", "directive", "sourceType"]);
@@ -534,11 +536,20 @@ function collect(source: string, program: AnyNode): Insertion[] {
         if (node.value && containsCall(node.value)) wrap(node.value, inside, `__chainsim_pop(__chainsim_push(${FIELD_FRAME_BYTES}),`);
         if (node.computed) {
           // A computed field key can be an index far past an instance's elements (docs/contracts.md §13):
-          // the key, converted once, sets what defining it costs; each instance pays it, in a private field
-          // of chainsim's initialised just before.
+          // the key, converted once, sets what defining it costs; each instance pays it as its initialiser
+          // runs (`__chainsim_field(site, value)`, which also names an anonymous function as V8 would).
           const id = fieldIds++;
-          wrap(node.key as AnyNode, inside, "__chainsim_fieldkey(", `,${id}${node.static ? ",1" : ""})`);
-          if (!node.static) add(node.start, `#__chainsim_f${id} = __chainsim_field(${id}); `, false, around);
+          const key = node.key as AnyNode;
+          wrap(key, inside, "__chainsim_fieldkey(", `,${id}${node.static ? ",1" : ""})`);
+          if (!node.static) {
+            const value = node.value as AnyNode | null;
+            if (value) {
+              const anonymous = ANONYMOUS_DEFINITIONS.has(value.type) && !value.id;
+              wrap(value, around, `__chainsim_field(${id},`, anonymous ? ",1)" : ")");
+            } else {
+              add(operatorAt(source, key.end, node.end, "]") + 1, ` = __chainsim_field(${id})`, false, around);
+            }
+          }
         }
         break;
       case "AssignmentPattern":

@@ -182,6 +182,9 @@ export function installCallGuards(kit: GuardKit): void {
       // A bound function, chainsim's proxy of it and its handler: about 512 bytes, and work to match.
       work(args.length + BIND_UNITS);
       meter.alloc(BIND_BYTES + 8 * args.length);
+      // Its name is made anew, "bound " + the target's name.
+      const name = kit.isObject(this) ? getOwnPropertyDescriptor(this as object, "name")?.value : undefined;
+      if (typeof name === "string" && name.length > kit.LONG_TEXT) makesString(name.length + 6);
       const bound = apply(original, this, args) as Function;
       const handler: ProxyHandler<Function> = {
         apply: (target, thisArg, list) => held(() => apply(target, thisArg, list)),

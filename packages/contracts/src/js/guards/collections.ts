@@ -57,7 +57,8 @@ export function installCollectionGuards(kit: GuardKit): void {
         cost(length, args, target);
         // On an object that is not an array, V8 writes the new elements as any write past the end.
         const added = name === "push" || name === "unshift" ? args.length : name === "splice" ? max(args.length - 2, 0) : 0;
-        if (added > 0 && kit.isObject(this) && !isArray(objectBehind(this))) elementWrite(this, length + added - 1);
+        const writesWithin = name === "copyWithin" || name === "reverse" || name === "fill" || name === "sort";
+        if ((added > 0 || (writesWithin && length > 0)) && kit.isObject(this) && !isArray(objectBehind(this))) elementWrite(this, length + added - 1);
         const result = apply(original, target, args);
         return result === target && target !== this ? this : result;
       },
@@ -668,6 +669,17 @@ export function installCollectionGuards(kit: GuardKit): void {
     },
   }).create);
   for (const owner of [global.Object, global.Reflect]) charged(owner, "setPrototypeOf", (_r, args) => args[1] !== null && work(LINK_UNITS));
+  // The __proto__ setter links too (a built-in callback could call it once per element).
+  const protoAccessor = getOwnPropertyDescriptor(Object.prototype, "__proto__")!;
+  const nativeProtoSet = protoAccessor.set!;
+  const protoSet = {
+    set __proto__(value: unknown) {
+      if (kit.isObject(value)) work(LINK_UNITS);
+      apply(nativeProtoSet, this, [value]);
+    },
+  };
+  const guardedProtoSet = getOwnPropertyDescriptor(protoSet, "__proto__")!.set!;
+  nativeDefine(Object.prototype, "__proto__", { get: protoAccessor.get, set: guardedProtoSet, enumerable: false, configurable: true });
   for (const name of ["__defineGetter__", "__defineSetter__"]) {
     replace(global.Object.prototype, name, (original) => ({
       method(this: unknown, key: unknown, fn: unknown) {

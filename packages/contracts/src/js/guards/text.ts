@@ -549,4 +549,19 @@ export function installTextGuards(kit: GuardKit): void {
     for (let i = 0; i < parts.length; i++) out += (i > 0 ? glue : "") + parts[i];
     return out;
   };
+
+  // A symbol's text is made anew by each call, "Symbol(" + description + ")": a string made (a new long key
+  // each time costs V8 a copy when it is used as a property key).
+  const descriptionOf = Object.getOwnPropertyDescriptor(Symbol.prototype, "description")!.get!;
+  const symbolText = (symbol: unknown) => {
+    const description = typeof symbol === "symbol" ? (apply(descriptionOf, symbol, []) as string | undefined) : undefined;
+    makesString(description === undefined ? 8 : description.length + 8);
+  };
+  charged(global.Symbol.prototype, "toString", (receiver) => symbolText(receiver));
+  const NativeString = global.String as StringConstructor;
+  const GuardedString = function String(this: unknown, ...args: unknown[]) {
+    if (args.length > 0 && typeof args[0] === "symbol" && new.target === undefined) symbolText(args[0]);
+    return new.target === undefined ? apply(NativeString, undefined, args) : construct(NativeString, args, new.target === GuardedString ? NativeString : new.target);
+  };
+  kit.standIn("String", NativeString, GuardedString);
 }
