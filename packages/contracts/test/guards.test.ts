@@ -154,7 +154,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["object spread of a sparse object, kept", `const o = {}; o[1023] = 0; o[2574] = 0; const keep = []; for (;;) keep.push({ ...o });`, "Step exceeding limit"],
       ["Object.fromEntries of iterators as a callback", `const it = [].values(); const d = new Array(100000).fill(it); for (;;) d.forEach(Object.fromEntries);`, "Step exceeding limit"],
       ["joins of 100,000 one-character strings, kept", `const a = new Array(100000).fill("a"); const keep = []; for (;;) keep.push(a.join(""));`, "Step exceeding limit"],
-      ["String.raw of 100,000 segments, kept", `const a = new Array(100000).fill("a"); const keep = []; for (;;) keep.push(String.raw({ raw: a }));`, "Memory exceeding limit"],
+      ["String.raw of 100,000 segments, kept", `const a = new Array(100000).fill("a"); const keep = []; for (;;) keep.push(String.raw({ raw: a }));`, "Step exceeding limit"],
       ["proxies made by Proxy.revocable as a callback, kept", `const t = {}; const d = new Array(30000).fill({}); const r = Proxy.revocable.bind(null, t); const keep = []; for (;;) keep.push(d.map(r));`, "Memory exceeding limit"],
       ["errors made by Error as a callback, kept", `const d = new Array(30000).fill(0); const keep = []; for (;;) keep.push(d.map(Error));`, "Memory exceeding limit"],
       ["functions bound by bind as a callback, kept", `function f() {} const d = new Array(30000).fill(0); const keep = []; for (;;) keep.push(d.map(f.bind, f));`, "Memory exceeding limit"],
@@ -167,6 +167,11 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["V8 messages quoting a 4 MB key, kept", `const k = "x".repeat(4000000); const keep = []; for (let i = 0; i < 40; i++) { try { undefined[k]; } catch (e) { keep.push(e.message); } } return String(keep.length)`, "Memory exceeding limit"],
       ["a long symbol's text as a fresh key each time", `const k = "\u0100".repeat(4000000); const o = {}; const s = Symbol(k); let n = 0; for (;;) { if (o[s.toString()] === undefined) n++; }`, "Memory exceeding limit"],
       ["a 14,000-deep chain linked by the __proto__ setter as sort's comparator", `const s = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__").set; const objs = new Array(14000).fill(0).map(Object); objs.sort(s.call.bind(s)); return "linked"`, "Step exceeding limit"],
+      // The fourth review (2026-11-26): class fields defined at each construction or definition, unpaid.
+      ["instances of a class with 2,000 fields", `class C { ${Array.from({ length: 2000 }, (_, i) => `k${i} = 0;`).join(" ")} } for (;;) new C();`, "Step exceeding limit"],
+      ["instances whose one field is an object of 3,000 properties, kept", `class C { a = { ${Array.from({ length: 3000 }, (_, i) => `p${i}: 0`).join(", ")} }; } const keep = []; for (;;) keep.push(new C());`, "Step exceeding limit"],
+      ["classes of 2,000 static fields, defined in a loop", `for (;;) { class C { ${Array.from({ length: 2000 }, (_, i) => `static k${i};`).join(" ")} } }`, "Step exceeding limit"],
+      ["String.raw of objects converting through RegExp toString", `const raw = new Array(20000).fill(/x/); for (;;) String.raw({ raw });`, "Step exceeding limit"],
       ["a replacement template of 900 characters", `const s = "a".repeat(64); const t = "x".repeat(900) + "$&"; for (;;) s.replace(/a/g, t);`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
@@ -197,6 +202,10 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       [`Object.prototype.get = () => 1; return JSON.stringify(Object.fromEntries(new Map([["a", 1], [2, "b"]])));`, `{"2":"b","a":1}`],
       [`const k = "x"; const o = { [k]: 1, [k + "y"]() { return 2; }, get [k + "z"]() { return 3; }, [{ toString() { return "t"; } }]: 4, [20]: 5 }; return JSON.stringify(o) + o.xy() + o.xz;`, `{"20":5,"x":1,"xz":3,"t":4}23`],
       [`const log = []; const key = (s) => { log.push(s); return s; }; class C { [key("a")] = log.push("init a"); [key("b")]; static [key("s")] = 5; } log.push("defined"); const c = new C(); return log.join() + " " + JSON.stringify(c) + C.s + ("b" in c);`, `a,b,s,defined,init a {"a":5}5true`],
+      // Field names given by V8 survive the field charge: plain, computed, private, symbol, static, numeric, string keys.
+      [`const k = "kk", s = Symbol("sy"); class C { f = () => 1; [k] = function () {}; #p = () => 2; static [s] = () => 3; static g = class {}; 5 = () => 0; "a b" = () => 0; getP() { return this.#p.name; } } const c = new C(); return [c.f.name, c.kk.name, c.getP(), C[s].name, C.g.name, c[5].name, c["a b"].name].join("|");`, "f|kk|#p|[sy]|g|5|a b"],
+      // Stand-in constructors are named as V8 names objects in its messages.
+      [`const out = []; for (const o of [new Map(), new Set(), new ArrayBuffer(1), new Uint8Array(1)]) { try { Object.setPrototypeOf(Object.preventExtensions(o), {}); } catch (e) { out.push(e.message); } } return out.join("|");`, "#<Map> is not extensible|#<Set> is not extensible|#<ArrayBuffer> is not extensible|[object Uint8Array] is not extensible"],
       // A computed field of a class whose base constructor returns the same object twice (no private field).
       [`class B { constructor(o) { return o; } } const k = "a"; class C extends B { [k] = 1; [k + "f"] = () => 1; } const o = {}; new C(o); new C(o); return o.a + " " + o.af.name;`, "1 af"],
       // Sanitizing a message full of meter names is linear in its length (it was quadratic, past the clock).

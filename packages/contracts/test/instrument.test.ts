@@ -75,7 +75,10 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     // A write target that reads and writes in strict mode (the runtime's charges lengths: guards.test.ts).
     __chainsim_keyed: (key: unknown) => key,
     __chainsim_fieldkey: (key: unknown) => key,
-    __chainsim_field: (_site: number, value?: unknown) => value,
+    __chainsim_field: (_site: number, _weight: number, _steps: number, value?: unknown, anonymous?: 1, name?: string) => {
+      if (anonymous === 1 && typeof value === "function" && value.name === "") Object.defineProperty(value, "name", { value: name, configurable: true });
+      return value;
+    },
     __chainsim_member: (object: any, key: PropertyKey) => ({
       get value() {
         return object[key];
@@ -332,10 +335,11 @@ outer: for (var i = 0; i < 3; i++) {
     it("routes computed keys of object literals and class fields through keyed / fieldkey, an instance field paid by its initialiser", () => {
       const text = rewritten(`"use strict"; const o = { [k]: 1, [j]() {} }; class C { [k] = 1; [j]; static [s] = 2; x = 3; [m] = () => 1; }`);
       expect(text).to.include("{ [__chainsim_keyed(k)]: 1, [__chainsim_keyed(j)]() {");
-      expect(text).to.include("[__chainsim_fieldkey(k,0)] = __chainsim_field(0,1);");
-      expect(text).to.include("[__chainsim_fieldkey(j,1)] = __chainsim_field(1);");
-      expect(text).to.include("[__chainsim_fieldkey(m,3)] = __chainsim_field(3,() =>{").and.include("},1); }");
-      expect(text).to.include("static [__chainsim_fieldkey(s,2,1)] = 2; x = 3;");
+      // The first instance field pays for the class's instance fields (weight, steps); the first static one for its static ones.
+      expect(text).to.match(/\[__chainsim_fieldkey\(k,0\)\] = __chainsim_field\(0,\d+,\d+,1\);/);
+      expect(text).to.include("[__chainsim_fieldkey(j,1)] = __chainsim_field(1,0,0);");
+      expect(text).to.include("[__chainsim_fieldkey(m,3)] = __chainsim_field(3,0,0,() =>{").and.include('},1,""); }');
+      expect(text).to.match(/static \[__chainsim_fieldkey\(s,2,1\)\] = __chainsim_field\(2,\d+,\d+,2\); x = 3;/);
     });
     it("marks sloppy code (the helper's third argument), and knows strict functions and classes", () => {
       const text = rewritten(`a[k] = 1; function f() { "use strict"; b[k] = 1; } class C { m() { c[k] = 1; } } function g() { d[k] = 1; }`);

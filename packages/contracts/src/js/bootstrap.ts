@@ -540,21 +540,24 @@ export function bootstrap(
     const name = propertyKey(key);
     const elements = newElements(name);
     if (isStatic === 1) guards.makesElements(elements);
-    else {
-      if (!(fieldCharges[site]! >= elements)) fieldCharges[site] = elements;
-      fieldKeys[site] = name;
-    }
+    else if (!(fieldCharges[site]! >= elements)) fieldCharges[site] = elements;
+    fieldKeys[site] = name;
     return name;
   };
-  /** An instance field's initialiser: pays its key's charge; an anonymous function gets the key as its name. */
-  const field = (site: number, value?: unknown, anonymous?: 1): unknown => {
-    const elements = fieldCharges[site];
+  /**
+   * A field's initialiser (instrument.ts): the first field of a class pays its fields' steps and weight, a
+   * computed instance field its key's charge (`site`), and an anonymous function gets its field's name
+   * (`name`, or the computed key), as V8 would have given it.
+   */
+  const field = (site: number, weight: number, steps: number, value?: unknown, anonymous?: 1, name?: string): unknown => {
+    if (steps > 0) step(weight, steps);
+    const elements = site >= 0 ? fieldCharges[site] : undefined;
     if (elements !== undefined && elements > 0) guards.makesElements(elements);
     if (anonymous === 1 && typeof value === "function" && getOwnPropertyDescriptor(value, "name")?.value === "") {
-      const key = fieldKeys[site];
+      const key = site >= 0 ? fieldKeys[site] : name;
       const description = typeof key === "symbol" ? key.description : undefined;
-      const name = typeof key === "symbol" ? (description === undefined ? "" : `[${description}]`) : toText(key);
-      defineProperty(value, "name", { value: name, writable: false, enumerable: false, configurable: true });
+      const text = typeof key === "symbol" ? (description === undefined ? "" : `[${description}]`) : toText(key);
+      defineProperty(value, "name", { value: text, writable: false, enumerable: false, configurable: true });
     }
     return value;
   };

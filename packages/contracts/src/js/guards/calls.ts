@@ -220,14 +220,14 @@ export function installCallGuards(kit: GuardKit): void {
   const wrapError = (name: string, parent: Function | undefined): Function | undefined => {
     const Native = global[name];
     if (typeof Native !== "function") return undefined;
-    const Guarded = function (this: unknown, ...args: unknown[]) {
+    const Guarded: Function = kit.named(name, (newTarget, _self, args) => {
       // V8 captures up to 10 frames with each error (about 1 KB): called as a built-in's callback, nothing else pays.
       meter.alloc(ERROR_BYTES);
       work(ERROR_UNITS);
-      const error = construct(Native, args, new.target === undefined || new.target === Guarded ? Native : new.target);
+      const error = construct(Native, args, newTarget === undefined || newTarget === Guarded ? Native : newTarget);
       apply(weakSetAdd, made, [error]);
       return error;
-    };
+    });
     kit.standIn(name, Native, Guarded, { ...(parent && { parent }), skip: ["prepareStackTrace", "stackTraceLimit"] });
     return Guarded;
   };

@@ -135,6 +135,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   const joining = new SetCtor<object>();
   /** Each element converted and kept as a piece: about 55 ns. */
   const JOIN_UNITS = 24;
+  const OBJECT_ELEMENT_UNITS = 128;
   const join = (receiver: unknown, length: number, separator: unknown): string => {
     const array = receiver as Record<number, unknown>;
     const glue = separator === undefined ? "," : toText(separator);
@@ -146,6 +147,8 @@ export function installCollectionGuards(kit: GuardKit): void {
       let total = 0;
       for (let i = 0; i < length; i++) {
         const element = array[i];
+        // An object converts through its own methods (toString, join again): a call's worth more.
+        if (kit.isObject(element)) work(OBJECT_ELEMENT_UNITS);
         const piece = element === undefined || element === null ? "" : toText(element);
         pieces[i] = piece;
         total += piece.length + (i > 0 ? glue.length : 0);
@@ -160,7 +163,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   };
   replace(global.Array.prototype, "join", () => ({
     join(this: unknown, separator?: unknown) {
-      if (this === null || this === undefined) throw new TypeError("Array.prototype.join called on null or undefined");
+      if (this === null || this === undefined) throw new TypeError("Cannot convert undefined or null to object");
       const { value: array, length } = arrayLike(toObject(this));
       return join(array, length, separator);
     },
@@ -168,7 +171,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   // flat in JavaScript for the same reason (V8 flattens recursively).
   replace(global.Array.prototype, "flat", () => ({
     flat(this: unknown, depth?: unknown) {
-      if (this === null || this === undefined) throw new TypeError("Array.prototype.flat called on null or undefined");
+      if (this === null || this === undefined) throw new TypeError("Cannot convert undefined or null to object");
       // ECMAScript's order: the length, the depth, then the result (ArraySpeciesCreate), then the walk.
       const top = arrayLike(toObject(this));
       const levels = depth === undefined ? 1 : integer(depth);
@@ -427,9 +430,9 @@ export function installCollectionGuards(kit: GuardKit): void {
       return apply(original, this, [from, offset]);
     },
   }).method);
-  replace(TypedArrayProto, "join", () => ({
+  replace(TypedArrayProto, "join", (original) => ({
     join(this: unknown, separator?: unknown) {
-      if (!isTypedArray(this)) throw new TypeError("this is not a typed array.");
+      if (!isTypedArray(this)) return apply(original, this, [separator]); // V8's TypeError, before any work
       return join(this, typedLength(this), separator);
     },
   }).join);
@@ -465,17 +468,17 @@ export function installCollectionGuards(kit: GuardKit): void {
   // ---- Set, Map, WeakSet, WeakMap: built from an iterable of known size, charged per entry ------------
   const guardCollection = (name: string, bytesEach: number) => {
     const Native = global[name];
-    const Guarded = function (this: unknown, ...args: unknown[]) {
-      if (new.target === undefined) throw new TypeError(`Constructor ${name} requires 'new'`);
+    const Guarded: Function = kit.named(name, (newTarget, _self, args) => {
+      if (newTarget === undefined) throw new TypeError(`Constructor ${name} requires 'new'`);
       const iterable = iterated(args[0]);
       if (iterable !== undefined) {
         makesEntries(iterable[1], bytesEach);
         args[0] = iterable[0];
       }
-      const made = construct(Native, args, new.target === Guarded ? Native : new.target);
+      const made = construct(Native, args, newTarget === Guarded ? Native : newTarget);
       if (name === "Set" || name === "Map") apply(weakSetAdd, kit.collections, [made]);
       return made;
-    };
+    });
     kit.standIn(name, Native, Guarded);
     // A long string key is compared in full with an equal key of another string object.
     const keyed = (_receiver: unknown, args: unknown[]) => {
@@ -509,15 +512,15 @@ export function installCollectionGuards(kit: GuardKit): void {
     const Native = global[name];
     if (typeof Native !== "function") return;
     const perElement = (Native as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1;
-    const Guarded = function (this: unknown, ...args: unknown[]) {
-      if (new.target === undefined) throw new TypeError(`Constructor ${name} requires 'new'`);
+    const Guarded: Function = kit.named(name, (newTarget, _self, args) => {
+      if (newTarget === undefined) throw new TypeError(`Constructor ${name} requires 'new'`);
       const n = bytes(args, perElement);
       if (n > 0) {
         meter.alloc(n);
         work(n);
       }
-      return construct(Native, args, new.target === Guarded ? Native : new.target);
-    };
+      return construct(Native, args, newTarget === Guarded ? Native : newTarget);
+    });
     kit.standIn(name, Native, Guarded);
   };
   /**

@@ -29,6 +29,8 @@ export interface GuardKit {
   LEVEL_FRAME: number;
   /** Runs a native holding one LEVEL_FRAME of the stack model. */
   held<T>(run: () => T): T;
+  /** A function whose name, as V8 words its messages, is `name` (one of the stood-in constructors), running `body`. */
+  named(name: string, body: (newTarget: Function | undefined, self: unknown, args: unknown[]) => unknown): Function;
   /** Puts a guarded constructor in the place of the global `name` (see the implementation). */
   standIn(name: string, Native: Function, guarded: Function, options?: { parent?: object; skip?: (string | symbol)[] }): void;
   /** `units` of size-proportional work. */
@@ -469,8 +471,41 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
       },
     }).method);
 
+  /**
+   * A stand-in constructor named as the native it replaces, in V8's own sense: V8 words messages about an
+   * object after its constructor's name as written in the source (`#<Map>`), so each is a literal here.
+   */
+  const named = (name: string, body: (newTarget: Function | undefined, self: unknown, args: unknown[]) => unknown): Function => {
+    const made: Record<string, Function> = {
+    Set: { Set: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Set,
+    Map: { Map: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Map,
+    WeakSet: { WeakSet: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.WeakSet,
+    WeakMap: { WeakMap: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.WeakMap,
+    ArrayBuffer: { ArrayBuffer: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.ArrayBuffer,
+    Int8Array: { Int8Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Int8Array,
+    Uint8Array: { Uint8Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint8Array,
+    Uint8ClampedArray: { Uint8ClampedArray: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint8ClampedArray,
+    Int16Array: { Int16Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Int16Array,
+    Uint16Array: { Uint16Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint16Array,
+    Int32Array: { Int32Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Int32Array,
+    Uint32Array: { Uint32Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint32Array,
+    Float32Array: { Float32Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Float32Array,
+    Float64Array: { Float64Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Float64Array,
+    Error: { Error: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Error,
+    RangeError: { RangeError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.RangeError,
+    TypeError: { TypeError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.TypeError,
+    SyntaxError: { SyntaxError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.SyntaxError,
+    ReferenceError: { ReferenceError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.ReferenceError,
+    EvalError: { EvalError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.EvalError,
+    URIError: { URIError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.URIError,
+    AggregateError: { AggregateError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.AggregateError,
+    };
+    return made[name]!;
+  };
+
   const MEMORY_LIMIT = "Memory exceeding limit";
   return {
+    named,
     global,
     meter,
     limits,

@@ -294,11 +294,14 @@ export function installTextGuards(kit: GuardKit): void {
       const raw = (template as { raw?: unknown }).raw;
       if (raw === null || raw === undefined) throw new TypeError("Cannot convert undefined or null to object");
       const { value: segments, length: count } = arrayLike(raw);
-      work(count + substitutions.length);
+      // As join: each segment converted and kept as a piece (24 units), an object a call's worth more.
+      work(24 * (count + substitutions.length));
       const pieces = list<string>();
       let total = 0;
       for (let i = 0; i < count; i++) {
-        const segment = toText((segments as Record<number, unknown>)[i]);
+        const raw = (segments as Record<number, unknown>)[i];
+        if (kit.isObject(raw)) work(128);
+        const segment = toText(raw);
         pieces[pieces.length] = segment;
         total += segment.length;
         if (i + 1 < count && i < substitutions.length) {
