@@ -312,7 +312,9 @@ export function bootstrap(
     const method = iterable === null || iterable === undefined ? undefined : iterable[iteratorSymbol];
     if (typeof method !== "function") throw new TypeError("Spread syntax requires ...iterable[Symbol.iterator] to be a function");
     const iterator: any = apply(method, iterable, []);
+    if (iterator === null || (typeof iterator !== "object" && typeof iterator !== "function")) throw new TypeError("Result of the Symbol.iterator method is not an object");
     const next = iterator.next;
+    if (typeof next !== "function") throw new TypeError(`${guards.notCallable(next)} is not a function`);
     // Filled without a prototype (no setter on Array.prototype or Object.prototype sees the writes), then given one.
     const out = setPrototypeOf([], null) as unknown[];
     let n = 0;

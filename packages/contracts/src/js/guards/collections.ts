@@ -744,6 +744,7 @@ export function installCollectionGuards(kit: GuardKit): void {
       const iterator = apply(method, source, []) as Record<string, unknown>;
       if (!kit.isObject(iterator)) throw new TypeError("Result of the Symbol.iterator method is not an object");
       const next = iterator.next;
+      if (typeof next !== "function") throw new TypeError(`${kit.notCallable(next)} is not a function`);
       const made: Record<string | symbol, unknown> = {};
       for (;;) {
         const result = apply(next as Function, iterator, []) as { done?: unknown; value?: unknown };

@@ -29,6 +29,8 @@ export interface GuardKit {
   LEVEL_FRAME: number;
   /** Runs a native holding one LEVEL_FRAME of the stack model. */
   held<T>(run: () => T): T;
+  /** How V8 names a value that is called but is not a function ("number 5", 'string "x"', "object null"). */
+  notCallable(value: unknown): string;
   /** A function whose name, as V8 words its messages, is `name` (one of the stood-in constructors), running `body`. */
   named(name: string, body: (newTarget: Function | undefined, self: unknown, args: unknown[]) => unknown): Function;
   /** Puts a guarded constructor in the place of the global `name` (see the implementation). */
@@ -395,7 +397,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const iterated = (value: unknown): [unknown, number] | undefined => {
     if (value === null || value === undefined) return undefined;
     const method = (value as Record<symbol, unknown>)[iteratorSymbol];
-    if (method === undefined || method === null) return undefined;
+    if (typeof method !== "function") return undefined; // V8's own "is not iterable" where it is wrong
     if (typeof value === "string" || isTypedArray(value) || (isArray(value) && !isProxy(value)) || (isObject(value) && sizeOf(value) !== undefined)) {
       return [value, iterationBound(value)];
     }
@@ -503,9 +505,19 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     return made[name]!;
   };
 
+  const notCallable = (value: unknown): string => {
+    if (value === undefined) return "undefined";
+    if (value === null) return "object null";
+    if (typeof value === "string") return `string "${value}"`;
+    if (typeof value === "object") return "object";
+    if (typeof value === "symbol") return "symbol " + NativeString(value);
+    return typeof value + " " + NativeString(value);
+  };
+
   const MEMORY_LIMIT = "Memory exceeding limit";
   return {
     named,
+    notCallable,
     global,
     meter,
     limits,
