@@ -342,7 +342,7 @@ export function bootstrap(
     guards.makesEntries(guards.keyCount(value), 32);
     // V8 copies an object's element store whole, however few keys it holds (docs/contracts.md §13).
     const elements = guards.elementCount!(value);
-    if (elements > 0) guards.makesElements(elements + (elements - (elements % 2)) / 2);
+    if (elements > 0) guards.reservesElements(elements);
     return value;
   };
   const HOP_UNITS = 64;
@@ -379,7 +379,7 @@ export function bootstrap(
     if (dead !== "") die(dead);
     if (error === null || typeof error !== "object") return;
     let reason: string | undefined;
-    let messageCharge = 0;
+    let written: string | undefined;
     try {
       reason = engineLimit(error);
       // Whatever its prototype (a contract can cut an error class's chain): every message V8 wrote.
@@ -387,7 +387,7 @@ export function bootstrap(
       const own = getOwnPropertyDescriptor(error, "message");
       const message = own?.value;
       // V8 wrote it, copying a contract's values (a 4 MB key in "reading '…'"): a string made, charged here.
-      if (typeof message === "string") messageCharge = message.length;
+      if (typeof message === "string") written = message;
       if (typeof message === "string" && (apply(stringIndexOf, message, ["__chainsim"]) >= 0 || apply(stringIndexOf, message, [OMITTED]) >= 0)) {
         defineProperty(error, "message", { value: withoutMetering(message), writable: own!.writable, enumerable: own!.enumerable, configurable: own!.configurable });
       }
@@ -398,11 +398,7 @@ export function bootstrap(
       // (ENGINE_SUFFIX in failure.ts) makes the host treat it as a guard trip, never as a result.
       if (reason !== undefined) die(reason);
     }
-    if (messageCharge > config.maxStringLength) die(MEMORY_LIMIT);
-    if (messageCharge >= 1024) {
-      sizeCharge(messageCharge);
-      alloc(2 * messageCharge);
-    }
+    if (written !== undefined) str(written);
   };
 
   const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "" };
@@ -519,16 +515,15 @@ export function bootstrap(
    * be from an empty store, up to the 5,000 slots a new object keeps before V8 weighs a dictionary.
    */
   const propertyKey = (key: unknown): unknown => (typeof key === "number" || typeof key === "string" || typeof key === "symbol" ? key : guards.toPropertyKey(key));
-  /** The elements defining `key` on a new object may make V8 reserve (0 for a name). */
+  /** The elements defining `key` on a new object may grow its store by (0 for a name); V8 reserves half again. */
   const newElements = (key: unknown): number => {
-    const index = typeof key === "symbol" ? -1 : guards.arrayIndex!(key);
+    const index = typeof key === "symbol" ? -1 : guards.arrayIndex(key);
     if (index < 8) return 0;
-    const reach = index < 5000 ? index + 1 : 5000;
-    return reach + (reach - (reach % 2)) / 2;
+    return index < 5000 ? index + 1 : 5000;
   };
   const keyed = (key: unknown): unknown => {
     const name = propertyKey(key);
-    guards.makesElements(newElements(name));
+    guards.reservesElements(newElements(name));
     return name;
   };
   /**
@@ -541,7 +536,7 @@ export function bootstrap(
   const fieldkey = (key: unknown, site: number, isStatic?: 1): unknown => {
     const name = propertyKey(key);
     const elements = newElements(name);
-    if (isStatic === 1) guards.makesElements(elements);
+    if (isStatic === 1) guards.reservesElements(elements);
     else if (!(fieldCharges[site]! >= elements)) fieldCharges[site] = elements;
     fieldKeys[site] = name;
     return name;
@@ -554,7 +549,7 @@ export function bootstrap(
   const field = (site: number, weight: number, steps: number, value?: unknown, anonymous?: 1, name?: string): unknown => {
     if (steps > 0) step(weight, steps);
     const elements = site >= 0 ? fieldCharges[site] : undefined;
-    if (elements !== undefined && elements > 0) guards.makesElements(elements);
+    if (elements !== undefined && elements > 0) guards.reservesElements(elements);
     if (anonymous === 1 && typeof value === "function" && getOwnPropertyDescriptor(value, "name")?.value === "") {
       const key = site >= 0 ? fieldKeys[site] : name;
       const description = typeof key === "symbol" ? key.description : undefined;

@@ -231,13 +231,7 @@ function weighInitialisers(values: AnyNode[]): { weight: number; nodes: number }
     nodes++;
     weight += allocationWeight(node);
     if (FUNCTIONS.has(node.type) || node.type === "ClassExpression") continue;
-    for (const child of Object.values(node)) {
-      if (Array.isArray(child)) {
-        for (const item of child) if (item && typeof item === "object" && typeof (item as AnyNode).type === "string") pending.push(item as AnyNode);
-      } else if (child && typeof child === "object" && typeof (child as AnyNode).type === "string") {
-        pending.push(child as AnyNode);
-      }
-    }
+    for (const [, child] of children(node)) pending.push(child);
   }
   return { weight, nodes };
 }

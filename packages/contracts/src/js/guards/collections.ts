@@ -58,7 +58,7 @@ export function installCollectionGuards(kit: GuardKit): void {
         // On an object that is not an array, V8 writes the new elements as any write past the end.
         const added = name === "push" || name === "unshift" ? args.length : name === "splice" ? max(args.length - 2, 0) : 0;
         const writesWithin = name === "copyWithin" || name === "reverse" || name === "fill" || name === "sort";
-        if ((added > 0 || (writesWithin && length > 0)) && kit.isObject(this) && !isArray(objectBehind(this))) elementWrite(this, length + added - 1);
+        if ((added > 0 || (writesWithin && length > 0)) && kit.isObject(this) && arrayBehind(this) === undefined) elementWrite(this, length + added - 1);
         const result = apply(original, target, args);
         return result === target && target !== this ? this : result;
       },
@@ -316,13 +316,9 @@ export function installCollectionGuards(kit: GuardKit): void {
   };
   /** The array whose `length` a write to `receiver.length` sets: the receiver, or the array behind its proxies. */
   const arrayBehind = (receiver: unknown): unknown[] | undefined => {
-    let o = receiver;
-    for (let hops = 0; hops <= 64 && kit.isObject(o); hops++) {
-      const behind = kit.isProxy(o) ? apply(weakGet, chains, [o])!.target : undefined;
-      if (behind === undefined) return isArray(o) ? (o as unknown[]) : undefined;
-      o = behind;
-    }
-    return undefined;
+    if (!kit.isObject(receiver)) return undefined;
+    const target = objectBehind(receiver);
+    return isArray(target) ? (target as unknown[]) : undefined;
   };
   const toNumber = Number;
   /**
@@ -366,23 +362,13 @@ export function installCollectionGuards(kit: GuardKit): void {
     const high = array ? (target as unknown[]).length : (apply(weakGet, highWater, [target]) ?? 0);
     if (index < high) return;
     if (index < 2 * high + 1040) {
-      const grown = index + 1 - high;
-      makesElements(grown + (grown - (grown % 2)) / 2);
+      kit.reservesElements(index + 1 - high);
     } else {
       makesEntries(1, DICTIONARY_ENTRY);
     }
     if (!array) apply(weakSetEntry, highWater, [target, index + 1]);
   };
   const DICTIONARY_ENTRY = 32;
-  /** An array index as a number (a canonical numeric string or an integer below 2³² - 1); -1 for any other key. */
-  const arrayIndex = (key: unknown): number => {
-    if (typeof key === "number") return key >>> 0 === key && key !== 4294967295 ? key : -1;
-    if (typeof key !== "string" || key.length === 0 || key.length > 10) return -1;
-    const first = key[0]!;
-    if (first < "0" || first > "9") return -1; // not a digit: a name
-    const n = toNumber(key);
-    return n >>> 0 === n && n !== 4294967295 && "" + n === key ? n : -1;
-  };
   /**
    * `value` is about to be written to `receiver[key]` (`key` already a property key, or a number): a new
    * length, or an element past the end, is charged first. Answers what to write (lengthWrite).
@@ -390,12 +376,11 @@ export function installCollectionGuards(kit: GuardKit): void {
   const propertyWrite = (receiver: unknown, key: unknown, value: unknown): unknown => {
     if (!kit.isObject(receiver)) return value;
     if (key === "length") return lengthWrite(receiver, value);
-    const index = arrayIndex(key);
+    const index = kit.arrayIndex(key);
     if (index >= 0) elementWrite(receiver, index);
     return value;
   };
   kit.propertyWrite = propertyWrite;
-  kit.arrayIndex = arrayIndex;
   kit.elementCount = (value: unknown): number => {
     if (!kit.isObject(value)) return 0;
     const target = objectBehind(value);

@@ -29,6 +29,8 @@ export interface GuardKit {
   LEVEL_FRAME: number;
   /** Runs a native holding one LEVEL_FRAME of the stack model. */
   held<T>(run: () => T): T;
+  /** An array index as a number (a canonical numeric string or an integer below 2³² - 1); -1 for any other key. */
+  arrayIndex(key: unknown): number;
   /** How V8 names a value that is called but is not a function ("number 5", 'string "x"', "object null"). */
   notCallable(value: unknown): string;
   /** A function whose name, as V8 words its messages, is `name` (one of the stood-in constructors), running `body`. */
@@ -43,6 +45,8 @@ export interface GuardKit {
   makesString(length: number): void;
   /** An array of `length` elements is about to be made or walked. */
   makesElements(length: number): void;
+  /** An object's element store grows by `length` elements: V8 reserves half as much again (docs/contracts.md §13). */
+  reservesElements(length: number): void;
   /** `count` property keys (or collection entries of `bytesEach`) are about to be listed or made. */
   makesEntries(count: number, bytesEach: number): void;
   integer(value: unknown): number;
@@ -122,8 +126,7 @@ export interface GuardKit {
    * an object's elements, is charged first; answers what to write (guards/collections.ts).
    */
   propertyWrite?: (receiver: unknown, key: unknown, value: unknown) => unknown;
-  /** An array index as a number (a canonical numeric string or an integer below 2³² - 1); -1 for any other key. */
-  arrayIndex?: (key: unknown) => number;
+
   /** The elements an object that is not an array may keep (its highest index written + 1); 0 for anything else. */
   elementCount?: (value: unknown) => number;
 }
@@ -278,8 +281,15 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const hasElement = (o: object): boolean => {
     const keys = ownKeys(o);
     work(keys.length * ENTRY_UNITS); // a built-in prototype a contract filled with keys lists them all
-    const first = keys.length > 0 ? keys[0] : undefined;
-    return typeof first === "string" && first !== "" && toNumber(first) >>> 0 === toNumber(first) && "" + toNumber(first) === first;
+    return keys.length > 0 && arrayIndex(keys[0]) >= 0; // index keys are listed first
+  };
+  const arrayIndex = (key: unknown): number => {
+    if (typeof key === "number") return key >>> 0 === key && key !== 4294967295 ? key : -1;
+    if (typeof key !== "string" || key.length === 0 || key.length > 10) return -1;
+    const first = key[0]!;
+    if (first < "0" || first > "9") return -1; // not a digit: a name
+    const n = toNumber(key);
+    return n >>> 0 === n && n !== 4294967295 && "" + n === key ? n : -1;
   };
   /**
    * Prototype hops walked looking for a missing index, at most MAX_HOPS (a proxy ends the walk: its traps are
@@ -478,31 +488,54 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    * object after its constructor's name as written in the source (`#<Map>`), so each is a literal here.
    */
   const named = (name: string, body: (newTarget: Function | undefined, self: unknown, args: unknown[]) => unknown): Function => {
-    const made: Record<string, Function> = {
-    Set: { Set: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Set,
-    Map: { Map: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Map,
-    WeakSet: { WeakSet: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.WeakSet,
-    WeakMap: { WeakMap: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.WeakMap,
-    ArrayBuffer: { ArrayBuffer: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.ArrayBuffer,
-    Int8Array: { Int8Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Int8Array,
-    Uint8Array: { Uint8Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint8Array,
-    Uint8ClampedArray: { Uint8ClampedArray: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint8ClampedArray,
-    Int16Array: { Int16Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Int16Array,
-    Uint16Array: { Uint16Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint16Array,
-    Int32Array: { Int32Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Int32Array,
-    Uint32Array: { Uint32Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint32Array,
-    Float32Array: { Float32Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Float32Array,
-    Float64Array: { Float64Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Float64Array,
-    Error: { Error: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Error,
-    RangeError: { RangeError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.RangeError,
-    TypeError: { TypeError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.TypeError,
-    SyntaxError: { SyntaxError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.SyntaxError,
-    ReferenceError: { ReferenceError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.ReferenceError,
-    EvalError: { EvalError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.EvalError,
-    URIError: { URIError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.URIError,
-    AggregateError: { AggregateError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.AggregateError,
-    };
-    return made[name]!;
+    // Only the one asked for is made (a table would make all of them at every start).
+    switch (name) {
+      case "Set":
+        return { Set: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Set;
+      case "Map":
+        return { Map: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Map;
+      case "WeakSet":
+        return { WeakSet: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.WeakSet;
+      case "WeakMap":
+        return { WeakMap: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.WeakMap;
+      case "ArrayBuffer":
+        return { ArrayBuffer: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.ArrayBuffer;
+      case "Int8Array":
+        return { Int8Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Int8Array;
+      case "Uint8Array":
+        return { Uint8Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint8Array;
+      case "Uint8ClampedArray":
+        return { Uint8ClampedArray: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint8ClampedArray;
+      case "Int16Array":
+        return { Int16Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Int16Array;
+      case "Uint16Array":
+        return { Uint16Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint16Array;
+      case "Int32Array":
+        return { Int32Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Int32Array;
+      case "Uint32Array":
+        return { Uint32Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Uint32Array;
+      case "Float32Array":
+        return { Float32Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Float32Array;
+      case "Float64Array":
+        return { Float64Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Float64Array;
+      case "Error":
+        return { Error: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Error;
+      case "RangeError":
+        return { RangeError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.RangeError;
+      case "TypeError":
+        return { TypeError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.TypeError;
+      case "SyntaxError":
+        return { SyntaxError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.SyntaxError;
+      case "ReferenceError":
+        return { ReferenceError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.ReferenceError;
+      case "EvalError":
+        return { EvalError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.EvalError;
+      case "URIError":
+        return { URIError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.URIError;
+      case "AggregateError":
+        return { AggregateError: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.AggregateError;
+    }
+    throw new TypeError(`no stand-in named ${name}`);
   };
 
   const notCallable = (value: unknown): string => {
@@ -518,6 +551,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   return {
     named,
     notCallable,
+    arrayIndex,
     global,
     meter,
     limits,
@@ -536,6 +570,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     toPrimitive,
     toPropertyKey,
     makesElements,
+    reservesElements: (length: number) => makesElements(length + (length - (length % 2)) / 2),
     makesEntries,
     integer,
     toText,
