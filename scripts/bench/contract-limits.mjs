@@ -26,8 +26,8 @@ const HEAVY = {
   "map of 100,000 elements": `const a = Array(100000).fill(7); for (;;) a.map(Number);`,
   "writes to computed keys": `const a = []; const o = {}; for (let i = 0; ; i++) { a[i & 1023] = i; o["k" + (i & 63)] = i; a.length = i & 1023; }`,
   // What the review of the length fixes found (2026-11-25): walks on V8's generic path, copies key by key.
-  "walks over a 2,000-deep prototype chain": `const p = Array(2000).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 4096; for (;;) Array.prototype.includes.call(o, 7);`,
-  "a holey array iterated over a deep chain": `const b = Object.create(Array.prototype); b[0] = 1; const p = Array(2000).fill(0).reduce(Object.create, b); const a = new Array(1e5); Object.setPrototypeOf(a, p); for (;;) new Set(a);`,
+  "walks over a 250-deep prototype chain": `const p = Array(250).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 4096; for (;;) Array.prototype.includes.call(o, 7);`,
+  "a holey array iterated over a deep chain": `const b = Object.create(Array.prototype); b[0] = 1; const p = Array(250).fill(0).reduce(Object.create, b); const a = new Array(1e5); Object.setPrototypeOf(a, p); for (;;) new Set(a);`,
   "walks of a getter-length array-like": `const o = { get length() { return 4096; } }; for (;;) Array.prototype.includes.call(o, 1);`,
   "holey walks with an element on Array.prototype": `Array.prototype[3] = 1; const a = new Array(1e6); for (;;) a.includes(7);`,
   "Object.assign of a 400,000-character string": `const s = "x".repeat(4e5); for (;;) Object.assign([], s);`,
@@ -41,7 +41,15 @@ const HEAVY = {
   "Object.keys as a callback": `const d = new Array(100000).fill({}); for (;;) d.forEach(Object.keys);`,
   "joins of 100,000 one-character strings": `const a = new Array(100000).fill("a"); for (;;) a.join("");`,
   "a replacement template of 900 characters": `const s = "a".repeat(64); const t = "x".repeat(900) + "$&"; for (;;) s.replace(/a/g, t);`,
-  "string conversion of a 4,000-deep chain built by new": `function F() {} let deep = {}; for (let i = 0; i < 4000; i++) { F.prototype = deep; deep = new F(); } for (;;) "" + deep;`,
+  // Prototype chains end at 256 (2026-11-26): lookups V8's caches miss walk the whole chain.
+  "string conversion of a 250-deep chain built by new": `function F() {} let deep = {}; for (let i = 0; i < 250; i++) { F.prototype = deep; deep = new F(); } for (;;) "" + deep;`,
+  "string conversion of an instance of a 250-deep class chain": `let C = class {}; for (let i = 0; i < 250; i++) C = class extends C {}; const o = new C(); for (;;) "" + o;`,
+  "a missing key among many on a 250-deep class chain": `let C = class {}; for (let i = 0; i < 250; i++) C = class extends C {}; const o = new C(); let n = 0; for (let i = 0; ; i++) if (o["k" + (i & 1023)]) n++;`,
+  // The fifth review (2026-11-26): a pattern's states, keys hashed by length, numbers read from long strings.
+  "a regular expression of about 180 states": `const s = "abcdefghi".repeat(500); const r = new RegExp("\\\\S{1,16}x"); for (;;) r.test(s);`,
+  "Map lookups of keys longer than 16,383": `const L = 16400; const B = "x".repeat(L) + "y".repeat(40); const m = new Map(); for (let i = 0; i < 40; i++) m.set(B.slice(i, i + L), i); const k = "x".repeat(L - 1) + "z"; for (;;) m.get(k);`,
+  "typed arrays of long numeric strings": `const d = new Array(64).fill("1".repeat(1e5)); for (;;) new Float64Array(d);`,
+  "5e-324 in base 2 as a callback": `const f = parseFloat.call.bind(Number.prototype.toString, 5e-324, 2); const d = new Array(100000).fill(0); for (;;) d.forEach(f);`,
   "writes far past the end, kept": `const keep = []; for (;;) { const o = {}; o[1023] = 0; o[2574] = 0; o[4900] = 0; keep.push(o); }`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };

@@ -143,14 +143,14 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["the same through push on an array-like", `const push = [].push; const keep = []; for (let i = 0; i < 6000; i++) { const o = { length: 1023 }; push.call(o, 0); o.length = 2574; push.call(o, 0); o.length = 4900; push.call(o, 0); keep.push(o); } return "kept"`, "Step exceeding limit"],
       ["Error.prototype.toString doubling a long name", `let s = "x".repeat(1 << 21); const e = new Error(); for (let i = 0; i < 7; i++) { e.name = s; e.message = s; s = e.toString(); } return String(s.length)`, "Memory exceeding limit"],
       ["an error's stack joining a long name and message", `const s = "x".repeat(1 << 21); const e = new Error(); e.name = s; e.message = s + "y"; return String(e.stack.length)`, "Memory exceeding limit"],
-      ["a walk of an array-like over a deep prototype chain", `const p = Array(2000).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 2e6; Array.prototype.includes.call(o, 7); return "walked"`, "Step exceeding limit"],
-      ["a Set of a holey array over a deep prototype chain", `const b = Object.create(Array.prototype); b[0] = 1; const p = Array(2000).fill(0).reduce(Object.create, b); const a = new Array(1e5); Object.setPrototypeOf(a, p); for (let i = 0; i < 3; i++) new Set(a); return "built"`, "Step exceeding limit"],
+      ["a walk of an array-like over a deep prototype chain", `const p = Array(250).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 2e6; Array.prototype.includes.call(o, 7); return "walked"`, "Step exceeding limit"],
+      ["a Set of a holey array over a deep prototype chain", `const b = Object.create(Array.prototype); b[0] = 1; const p = Array(250).fill(0).reduce(Object.create, b); const a = new Array(1e5); Object.setPrototypeOf(a, p); for (let i = 0; i < 30; i++) new Set(a); return "built"`, "Step exceeding limit"],
       ["walks of an array-like whose length is a getter", `const o = { get length() { return 4096; } }; const includes = Array.prototype.includes; for (let i = 0; i < 3000; i++) includes.call(o, 1); return "walked"`, "Step exceeding limit"],
       ["Object.assign of a long string onto arrays", `const s = "x".repeat(4e5); for (let i = 0; i < 4; i++) Object.assign([], s); return "assigned"`, "Step exceeding limit"],
       // Found by the second review of 2026-11-26: each reached V8's heap or the clock before a model.
-      ["for-in over a 10,000-deep prototype chain", `const o = Array(10000).fill(0).reduce(Object.create, {}); let n = 0; for (;;) { for (const k in o) n++; }`, "Step exceeding limit"],
+      ["for-in over a 250-deep prototype chain", `const o = Array(250).fill(0).reduce(Object.create, {}); let n = 0; for (;;) { for (const k in o) n++; }`, "Step exceeding limit"],
       ["walks after Array.prototype is given 100,000 elements", `Array.prototype.length = 100000; Array.prototype.fill(0); const a = new Array(256).fill(1); for (;;) a.includes(7);`, "Step exceeding limit"],
-      ["a built-in called on a 12,000-deep chain as a callback", `const o = Array(12000).fill(0).reduce(Object.create, {}); const inc = Array.prototype.includes; const d = new Array(1e5).fill(0); for (;;) d.forEach(inc, o);`, "Step exceeding limit"],
+      ["a built-in called on a 250-deep chain as a callback", `const o = Array(250).fill(0).reduce(Object.create, {}); const inc = Array.prototype.includes; const d = new Array(1e5).fill(0); for (;;) d.forEach(inc, o);`, "Step exceeding limit"],
       ["object spread of a sparse object, kept", `const o = {}; o[1023] = 0; o[2574] = 0; const keep = []; for (;;) keep.push({ ...o });`, "Step exceeding limit"],
       ["Object.fromEntries of iterators as a callback", `const it = [].values(); const d = new Array(100000).fill(it); for (;;) d.forEach(Object.fromEntries);`, "Step exceeding limit"],
       ["joins of 100,000 one-character strings, kept", `const a = new Array(100000).fill("a"); const keep = []; for (;;) keep.push(a.join(""));`, "Step exceeding limit"],
@@ -160,19 +160,35 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["functions bound by bind as a callback, kept", `function f() {} const d = new Array(30000).fill(0); const keep = []; for (;;) keep.push(d.map(f.bind, f));`, "Memory exceeding limit"],
       ["objects from Object.fromEntries with far indices, kept", `const e = [[1023, 0], [2574, 0]]; const keep = []; for (;;) keep.push(Object.fromEntries(e));`, "Step exceeding limit"],
       ["object literals with far computed indices, kept", `const keep = []; const a = 1023, b = 2574; for (;;) keep.push({ [a]: 0, [b]: 0 });`, "Step exceeding limit"],
-      ["a 30,000-deep prototype chain built by Object.create as a callback", `const deep = Array(30000).fill(0).reduce(Object.create, {}); return "built"`, "Step exceeding limit"],
-      ["descriptors read along a 4,000-deep chain", `function F() {} let deep = {}; for (let i = 0; i < 4000; i++) { F.prototype = deep; deep = new F(); } const o = {}; for (let i = 0; i < 2000; i++) Object.defineProperty(o, "x", deep); return "defined"`, "Step exceeding limit"],
+      ["a 30,000-deep prototype chain built by Object.create as a callback", `const deep = Array(30000).fill(0).reduce(Object.create, {}); return "built"`, "Prototype chain exceeding limit"],
+      ["descriptors read along a 250-deep chain", `function F() {} let deep = {}; for (let i = 0; i < 250; i++) { F.prototype = deep; deep = new F(); } const o = {}; for (let i = 0; i < 20000; i++) Object.defineProperty(o, "x", deep); return "defined"`, "Step exceeding limit"],
       ["instances of a class with far computed index fields, kept", `const a = 1023, b = 2574; class C { [a] = 0; [b] = 0; } const keep = []; for (;;) keep.push(new C());`, "Step exceeding limit"],
       // The third review (2026-11-26): text V8 makes from a contract's values, links through the __proto__ setter.
       ["V8 messages quoting a 4 MB key, kept", `const k = "x".repeat(4000000); const keep = []; for (let i = 0; i < 40; i++) { try { undefined[k]; } catch (e) { keep.push(e.message); } } return String(keep.length)`, "Memory exceeding limit"],
       ["a long symbol's text as a fresh key each time", `const k = "\u0100".repeat(4000000); const o = {}; const s = Symbol(k); let n = 0; for (;;) { if (o[s.toString()] === undefined) n++; }`, "Memory exceeding limit"],
-      ["a 14,000-deep chain linked by the __proto__ setter as sort's comparator", `const s = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__").set; const objs = new Array(14000).fill(0).map(Object); objs.sort(s.call.bind(s)); return "linked"`, "Step exceeding limit"],
+      ["a 14,000-deep chain linked by the __proto__ setter as sort's comparator", `const s = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__").set; const objs = new Array(14000).fill(0).map(Object); objs.sort(s.call.bind(s)); return "linked"`, "Prototype chain exceeding limit"],
       // The fourth review (2026-11-26): class fields defined at each construction or definition, unpaid.
       ["instances of a class with 2,000 fields", `class C { ${Array.from({ length: 2000 }, (_, i) => `k${i} = 0;`).join(" ")} } for (;;) new C();`, "Step exceeding limit"],
       ["instances whose one field is an object of 3,000 properties, kept", `class C { a = { ${Array.from({ length: 3000 }, (_, i) => `p${i}: 0`).join(", ")} }; } const keep = []; for (;;) keep.push(new C());`, "Step exceeding limit"],
       ["classes of 2,000 static fields, defined in a loop", `for (;;) { class C { ${Array.from({ length: 2000 }, (_, i) => `static k${i};`).join(" ")} } }`, "Step exceeding limit"],
       ["String.raw of objects converting through RegExp toString", `const raw = new Array(20000).fill(/x/); for (;;) String.raw({ raw });`, "Step exceeding limit"],
       ["a replacement template of 900 characters", `const s = "a".repeat(64); const t = "x".repeat(900) + "$&"; for (;;) s.replace(/a/g, t);`, "Step exceeding limit"],
+      // The fifth review (2026-11-26): texts chainsim's own toString methods build, digits in another radix.
+      ["a function's 4 Mi-character name as text", `const f = function () {}; Object.defineProperty(f, "name", { value: "x".repeat(4194304) }); return String(f.toString().length)`, "Memory exceeding limit"],
+      ["RegExp toString of a 4 M-character source, kept", `const s = "x".repeat(4e6); const keep = []; for (let i = 0; i < 10; i++) keep.push(RegExp.prototype.toString.call({ source: s, flags: "" })); return String(keep.length)`, "Memory exceeding limit"],
+      ["5e-324 in base 2 as a callback", `const f = parseFloat.call.bind(Number.prototype.toString, 5e-324, 2); const d = new Array(1000).fill(0); for (let i = 0; i < 200; i++) d.forEach(f); return "done"`, "Step exceeding limit"],
+      ["5e-324 to 100 digits as a callback", `const f = parseFloat.call.bind(Number.prototype.toPrecision, 5e-324, 100); const d = new Array(1000).fill(0); for (let i = 0; i < 200; i++) d.forEach(f); return "done"`, "Step exceeding limit"],
+      // Strings V8 reads whole to make numbers of (fifth review): 3,000 of 4 Mi characters were 8 s in one call.
+      ["a typed array of 300 long numeric strings", `const d = new Array(300).fill("1".repeat(1e6)); new Float64Array(d); return "made"`, "Step exceeding limit"],
+      ["a typed array from a map function answering a long numeric string", `const s = "1".repeat(1e6); Float64Array.from(new Array(300).fill(0), () => s); return "made"`, "Step exceeding limit"],
+      ["a typed array set from long numeric strings", `const d = new Array(300).fill("1".repeat(1e6)); new Float64Array(300).set(d); return "set"`, "Step exceeding limit"],
+      ["Number, parseFloat and isNaN as callbacks on long numeric strings", `const d = new Array(100).fill("1".repeat(1e6)); d.map(Number); d.map(parseFloat); d.map(isNaN); return "mapped"`, "Step exceeding limit"],
+      ["String.fromCharCode of long numeric strings", `const d = new Array(300).fill("1".repeat(1e6)); return String(String.fromCharCode(...d).length)`, "Step exceeding limit"],
+      // The linear engine's work and memory follow its states: \S{1,16} is about 180 (over 300 MB for 45,000 characters).
+      ["a regular expression of many states over 45,000 characters", `return String(new RegExp("\\\\S{1,16}x").test("abcdefghi".repeat(5000)))`, "Step exceeding limit"],
+      ["compiling patterns of many states", `const p = "\\\\S{1,9}".repeat(100); for (let i = 0; i < 2000; i++) new RegExp(p + "|" + i); return "compiled"`, "Step exceeding limit"],
+      ["Map keys longer than 16,383 characters (hashed by their length alone)", `const L = 16400; const B = "x".repeat(L) + "y".repeat(200); const m = new Map(); for (let i = 0; i < 200; i++) m.set(B.slice(i, i + L), i); return String(m.size)`, "Step exceeding limit"],
+      ["sorting String objects of a million characters", `const s = "x".repeat(1e6); const s1 = s + "a"; const s2 = s + "b"; const a = []; for (let i = 0; i < 200; i++) a.push(new String(i % 2 ? s1 : s2)); a.sort(); return "sorted"`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
     ];
@@ -197,6 +213,9 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       [`try { Object.defineProperty({}, "x", { get() {}, value: 1 }); } catch (e) { return e.message; }`, "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute, #<Object>"],
       [`const read = []; const d = { get get() { read.push("get"); return 5; }, get set() { read.push("set"); } }; try { Object.defineProperty({}, "x", d); } catch (e) { return e.message + " " + read; }`, "Getter must be a function: 5 get"],
       [`try { new ArrayBuffer(2 ** 53); } catch (e) { return e.name + ": " + e.message; }`, "RangeError: Invalid array buffer length"],
+      // The engine's own `l` flag stays out of the message (fifth review of 2026-11-26).
+      [`try { new RegExp("a{0,300}"); } catch (e) { return e.message; }`, "Invalid regular expression: /a{0,300}/: Cannot be executed in linear time"],
+      [`return [(255).toString(16), (1.5).toFixed(2), (12.345).toPrecision(3), (1e21).toString(36), /a/g.toString(), String(function foo() {})].join();`, "ff,1.50,12.3,5v1j4f4ds7c000,/a/g,function foo() { [native code] }"],
       // Object.fromEntries in JavaScript: V8's messages, the iterator closed on a bad entry; computed keys.
       [`const log = []; const it = { [Symbol.iterator]() { let i = 0; return { next() { return i++ === 0 ? { done: false, value: 5 } : { done: true }; }, return() { log.push("closed"); return {}; } }; } }; try { Object.fromEntries(it); } catch (e) { return e.message + " " + log; }`, "Iterator value 5 is not an entry object closed"],
       [`Object.prototype.get = () => 1; return JSON.stringify(Object.fromEntries(new Map([["a", 1], [2, "b"]])));`, `{"2":"b","a":1}`],
@@ -217,6 +236,54 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ...[60, 72, 87].map((n): [string, string] => [`"use strict"; function f(${"a".repeat(n)}, a = g(1)) { return 1; } try { f.name = 1; } catch (e) { return /__ch|\\(\\d/.test(e.message) ? e.message : "clean"; }`, "clean"]),
     ];
     for (const [body, expected] of cases) expect((await query(body)).value, body).to.equal(expected);
+  });
+
+  describe("prototype chains end at 256 levels, by every route that links one (docs/contracts.md §13)", () => {
+    // Found on 2026-11-26: 5,000 classes, each extending the last, cost a step each, and converting an
+    // instance to a string then walked the chain three times: 0.76 of the clock for one budget.
+    const chainOf = (n: number, link: string) => `let last = {}; for (let i = 0; i < ${n}; i++) { ${link} } return "linked";`;
+    const twoChains = `const mk = () => { let r = {}, l = r; for (let i = 0; i < 200; i++) l = Object.create(l); return [r, l]; }; const [r1] = mk(); const [, l2] = mk();`;
+    const routes: [string, string][] = [
+      ["Object.create", chainOf(300, "last = Object.create(last);")],
+      ["Object.create with descriptors", chainOf(300, "last = Object.create(last, { x: { value: i } });")],
+      ["classes, each extending the last", `let C = class {}; for (let i = 0; i < 300; i++) C = class extends C {}; return "linked";`],
+      ["constructors' statics, by setPrototypeOf", `let C = class {}; for (let i = 0; i < 300; i++) { const D = class {}; Object.setPrototypeOf(D, C); C = D; } return "linked";`],
+      ["new, with the function's prototype the last object", `function F() {} ${chainOf(300, "F.prototype = last; last = new F();")}`],
+      ["new of a bound function", `function F() {} ${chainOf(300, "F.prototype = last; last = new (F.bind(null))();")}`],
+      ["an object literal's __proto__", chainOf(300, "last = { __proto__: last, i };")],
+      ["Object.assign through the __proto__ setter", chainOf(300, `last = Object.assign({}, { ["__proto__"]: last });`)],
+      ["Reflect.construct with a newTarget", `function G() {} class B {} ${chainOf(300, "G.prototype = last; last = Reflect.construct(B, [], G);")}`],
+      ["Reflect.construct of a native", `function G() {} ${chainOf(300, "G.prototype = last; last = Reflect.construct(Map, [], G);")}`],
+      ["a derived constructor keeping this and returning another object", `const keep = []; function G() {} class B {} class D extends B { constructor() { super(); keep.push(this); return {}; } } ${chainOf(300, "G.prototype = last; Reflect.construct(D, [], G); last = keep[keep.length - 1];")}`],
+      ["a base constructor keeping this", `const keep = []; function G() {} class B { constructor() { keep.push(this); return {}; } } ${chainOf(300, "G.prototype = last; Reflect.construct(B, [], G); last = keep[keep.length - 1];")}`],
+      ["a proxy constructor answering any prototype", `const P = new Proxy((class {}).bind(), { get: (t, k) => (k === "prototype" ? last : Reflect.get(t, k)) }); ${chainOf(300, "last = new P();")}`],
+      ["a class extending such a proxy", `const P = new Proxy((class {}).bind(), { get: (t, k) => (k === "prototype" ? last : Reflect.get(t, k)) }); ${chainOf(300, "last = (class extends P {}).prototype;")}`],
+      ["species constructors", `${chainOf(300, "function S() {} S.prototype = last; const a = [1]; a.constructor = { [Symbol.species]: S }; last = a.map((x) => x);")}`],
+      ["proxies in the chain", chainOf(300, "last = Object.create(new Proxy(last, {}));")],
+      ["joining two chains with setPrototypeOf", `${twoChains} Object.setPrototypeOf(r1, l2); return "joined";`],
+      ["joining two chains with the __proto__ setter", `${twoChains} r1.__proto__ = l2; return "joined";`],
+      ["joining through a proxy without a trap", `${twoChains} Object.setPrototypeOf(new Proxy(r1, {}), l2); return "joined";`],
+      ["joining through a proxy's trap", `${twoChains} Object.setPrototypeOf(new Proxy(r1, { setPrototypeOf: (t, p) => Reflect.setPrototypeOf(t, p) }), l2); return "joined";`],
+      ["moving a class's prototype, instances under it", `class A {} const a = new A(); let l = {}; for (let i = 0; i < 254; i++) l = Object.create(l); Object.setPrototypeOf(A.prototype, l); return "moved";`],
+    ];
+    for (const [name, body] of routes) {
+      it(`${name}: 155 Prototype chain exceeding limit`, async () => {
+        const { value, failure } = await query(`try { ${body} } catch (e) { return "caught " + e; }`);
+        expect(failure, `answered ${String(value)}`).to.be.instanceOf(ContractFailure);
+        expect([failure!.code, failure!.exception]).to.deep.equal([155, "Prototype chain exceeding limit"]);
+      });
+    }
+
+    it("a chain of 256 works, and so do ordinary constructors, classes, mixins and prototypes moved", async () => {
+      const { value } = await query(
+        `let C = class {}; for (let i = 0; i < 254; i++) C = class extends C {}; const o = new C(); let d = 0; for (let p = Object.getPrototypeOf(o); p !== null; p = Object.getPrototypeOf(p)) d++;` +
+          ` let q = {}; for (let i = 0; i < 255; i++) q = Object.create(q);` +
+          ` class A { constructor(x) { this.x = x; } } class B extends A { constructor() { super(2); } } function F() { this.y = 3; } let n = 0; for (let i = 0; i < 300; i++) n += new B().x + new F().y;` +
+          ` const mixin = { hi() { return 7; } }; const m = Object.create(Object.setPrototypeOf({}, mixin)); Object.setPrototypeOf(A.prototype, mixin);` +
+          ` return [d, o instanceof C, n, m.hi(), new B().hi(), { __proto__: mixin }.hi(), { ["__proto__"]: 1 }.__proto__ === 1].join();`,
+      );
+      expect(value).to.equal("256,true,1500,7,7,7,true");
+    });
   });
 
   it("converts a size once: V8 gets the number that was charged (ArrayBuffer, resize, fill)", async () => {

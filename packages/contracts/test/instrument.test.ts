@@ -25,7 +25,7 @@ interface Run {
 
 /** A meter as the runtime's bootstrap provides it, without the memory model: steps and the stack model. */
 export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
-  const state = { steps: 0, stack: 0, peak: 0, marks: [] as number[], frames: [] as number[] };
+  const state = { steps: 0, stack: 0, peak: 0, marks: [] as number[], frames: [] as number[], links: 0 };
   const step = (count = 1) => {
     state.steps += count;
     if (state.steps > maxSteps) throw new Error("Step exceeding limit");
@@ -87,6 +87,10 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
         object[key] = value;
       },
     }),
+    // Prototype chains are checked by the runtime (guards.test.ts); here each link is counted.
+    __chainsim_made: (child: unknown) => (state.links++, child),
+    __chainsim_classmade: () => void state.links++,
+    __chainsim_protolink: (proto: unknown) => (state.links++, proto),
   };
   return { state, functions: METER_FUNCTIONS.map((name) => functions[name]) };
 }
@@ -397,7 +401,7 @@ function main(input) { return helper(JSON.parse(input)); }
 
       const inFunction = `function main() {\n  'use strict'\n  // a comment\n  leak = 1;\n}`;
       const out = instrument(inFunction, LIMITS);
-      expect(out).to.include(`function main() {\n  'use strict';const __chainsim_t=__chainsim_enter(128,0,1);try{`);
+      expect(out).to.include(`function main() {\n  'use strict';const __chainsim_t=__chainsim_enter(128,0,1,new.target&&this);try{`);
       expect(() => run(inFunction, "main()")).to.throw(/leak is not defined/);
       expect(() => run(`var f = () => { "use strict"; "other"; leak2 = 1; };`, "f()")).to.throw(/leak2 is not defined/);
       expect(steps(`function g() { "use strict"; return 1; }`, "g()")).to.equal(1);

@@ -181,7 +181,7 @@ describe("contract limits and sandbox", function () {
   });
 
   it("runs the same call with the same steps every time (metering is deterministic)", async () => {
-    const address = await deployContract(chain, user, `function init() {} function query(n) { let s = 0; for (let i = 0; i < Number(n); i++) s += i; return String(s); }`);
+    const address = await deployContract(chain, user, `function init() {} function query(n) { const count = Number(n); let s = 0; for (let i = 0; i < count; i++) s += i; return String(s); }`);
     const steps = async () => ((await queryOn(chain, address, "1000", user.address)).result.stat as { step: number }).step;
     const counts = [await steps(), await steps(), await steps()];
     expect(new Set(counts).size).to.equal(1);

@@ -289,9 +289,11 @@ export function bootstrap(
   };
 
   // The functions the instrumented contract receives as its wrapper's parameters (instrument.ts METER_FUNCTIONS).
-  const enter = (frameBytes: number, weight: number, steps: number): number => {
+  /** `constructed`: the new object of a constructor call (instrument.ts passes it), whose prototype chain is checked. */
+  const enter = (frameBytes: number, weight: number, steps: number, constructed?: unknown): number => {
     charge(steps);
     if (weight > 0) alloc(weight);
+    if (constructed !== undefined) guards.made(constructed);
     return push(frameBytes);
   };
   const leave = (token: number): void => {
@@ -558,14 +560,27 @@ export function bootstrap(
     }
     return value;
   };
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field];
+  /** A class was defined (instrument.ts): its prototype, with the instances to come, and itself are linked. */
+  const classmade = (defined: Function): void => {
+    guards.made(defined.prototype, 1);
+    guards.made(defined);
+  };
+  /** The value of a `__proto__:` in an object literal, about to be the new object's prototype. */
+  const protolink = (proto: unknown): unknown => {
+    guards.linkUnder(proto, 0);
+    return proto;
+  };
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, guards.made, classmade, protolink];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {
     toString(this: unknown): string {
       if (typeof this !== "function") throw new TypeError("Function.prototype.toString requires that 'this' be a Function");
       const name = getOwnPropertyDescriptor(this, "name")?.value;
-      return `function ${typeof name === "string" ? name : ""}() { [native code] }`;
+      const text = typeof name === "string" ? name : "";
+      // A name can be millions of characters (`defineProperty(f, "name", …)`): the text is a string made.
+      guards.makesString(text.length + 27);
+      return `function ${text}() { [native code] }`;
     },
   }.toString;
   defineProperty(functionPrototype, "toString", { value: functionText, writable: true, enumerable: false, configurable: true });

@@ -70,6 +70,9 @@ export const METER_FUNCTIONS = [
   "__chainsim_keyed",
   "__chainsim_fieldkey",
   "__chainsim_field",
+  "__chainsim_made",
+  "__chainsim_classmade",
+  "__chainsim_protolink",
 ] as const;
 
 /** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
@@ -442,10 +445,11 @@ function collect(source: string, program: AnyNode): Insertion[] {
     return weighted;
   };
   /** A function body inside `const t = enter(F, W); try { … } finally { leave(t) }`: the frame is popped however the body ends. */
-  const enterFunction = (fn: AnyNode, key: number): [FunctionFrame, Weighted] => {
+  /** `constructed`: the expression that is the new object when the function runs as a constructor ("" for none). */
+  const enterFunction = (fn: AnyNode, key: number, constructed: string): [FunctionFrame, Weighted] => {
     const frame: FunctionFrame = { slots: (fn.params as AnyNode[]).reduce((sum, param) => sum + bindingCount(param), 0), widestCall: 0, texts: [] };
     const weighted: Weighted = { weight: 0, nodes: 0, texts: [] };
-    const enter = `const ${TOKEN}=__chainsim_enter(${FRAME_PLACEHOLDER},${WEIGHT_PLACEHOLDER},${STEPS_PLACEHOLDER});try{`;
+    const enter = `const ${TOKEN}=__chainsim_enter(${FRAME_PLACEHOLDER},${WEIGHT_PLACEHOLDER},${STEPS_PLACEHOLDER}${constructed});try{`;
     const leave = `}finally{__chainsim_leave(${TOKEN})}`;
     const body = fn.body as AnyNode;
     if (body.type === "BlockStatement") {
@@ -568,6 +572,9 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       case "ClassBody":
         chargeFields(node);
+        // Runs before any static field or block of the contract's: the class's prototype chains are checked
+        // once it exists (docs/contracts.md §13, prototype chains).
+        add(node.start + 1, "static{__chainsim_classmade(this)}", false, inside);
         break;
       case "PropertyDefinition": {
         if (node.value && containsCall(node.value)) wrap(node.value, inside, `__chainsim_pop(__chainsim_push(${FIELD_FRAME_BYTES}),`);
@@ -600,6 +607,8 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       case "CallExpression":
       case "NewExpression":
+        // `super(…)` answers the new object, made with new.target's prototype, which can be any constructor's.
+        if (node.callee.type === "Super") wrap(node, around, "__chainsim_made(");
         if (owner) owner.widestCall = Math.max(owner.widestCall, node.arguments.length);
         if ((node.arguments as AnyNode[]).some((a) => a.type === "SpreadElement")) wrap(callSite(node), around, "__chainsim_pop(__chainsim_push(0),");
         for (const argument of node.arguments as AnyNode[]) {
@@ -616,6 +625,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
           if (property.type === "SpreadElement") wrap(property.argument, 2 * (depth + 1) + 1, "__chainsim_sized(");
           // A computed key can be an index far past the new object's elements (docs/contracts.md §13).
           else if (property.computed) wrap(property.key, 2 * (depth + 1) + 1, "__chainsim_keyed(");
+          else if (isProtoSetter(property)) wrap(property.value, 2 * (depth + 1) + 1, "__chainsim_protolink(");
         }
         break;
       case "ObjectPattern":
@@ -671,7 +681,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
       const at = isMethod ? parent!.start : node.start;
       if (node.async) refuse(source, at, `Async ${isMethod ? "method" : "function"} is not allowed in contracts: ${SYNC}`);
       if (node.generator) refuse(source, at, `Generator ${isMethod ? "method" : "function"} is not allowed in contracts: ${SYNC}`);
-      [childOwner, childBody] = enterFunction(node, inside);
+      [childOwner, childBody] = enterFunction(node, inside, constructedObject(node, parent, isMethod, parent ? parents.get(parents.get(parent)!) : undefined));
       functions.push(childOwner);
       bodies.push(childBody);
     } else if (LOOPS.has(node.type)) {
@@ -797,6 +807,24 @@ function isWriteTarget(parent: AnyNode | null, key: string, grandparent: AnyNode
  * slots, which the static weight of a store covers.
  */
 const SMALL_INDEX = 8;
+/** `__proto__: value` in an object literal sets the new object's prototype (a computed or shorthand one does not). */
+function isProtoSetter(property: AnyNode): boolean {
+  const key = property.key as AnyNode;
+  return property.kind === "init" && !property.method && !property.shorthand && (key.type === "Identifier" ? key.name === "__proto__" : key.value === "__proto__");
+}
+
+/**
+ * What a function's entry passes as the object it constructs (docs/contracts.md §13, prototype chains): a
+ * plain function's `this` when called with `new` (its `prototype` can be any object), a base class
+ * constructor's `this` (a derived one's comes from `super()`, checked there); "" for functions that construct nothing.
+ */
+function constructedObject(fn: AnyNode, parent: AnyNode | null | undefined, isMethod: boolean, classNode: AnyNode | undefined): string {
+  if (fn.type === "ArrowFunctionExpression") return "";
+  if (!isMethod) return ",new.target&&this";
+  const baseConstructor = parent?.type === "MethodDefinition" && parent.kind === "constructor" && !classNode?.superClass;
+  return baseConstructor ? ",this" : "";
+}
+
 function mayGrow(node: AnyNode): boolean {
   const property = node.property as AnyNode;
   if (!node.computed) return property.type === "Identifier" && property.name === "length";

@@ -64,7 +64,8 @@ export function installCallGuards(kit: GuardKit): void {
       // Only an absent newTarget means the target itself; an explicit undefined is refused, as in V8.
       if (typeof target !== "function") construct(target, []); // throws V8's own TypeError, before the list is read
       const args = argumentList(source);
-      return withArguments(args, () => (rest.length === 0 ? construct(target, args) : construct(target, args, rest[0]!)));
+      // The new object's prototype comes from newTarget, which can be any constructor (docs/contracts.md §13).
+      return kit.made(withArguments(args, () => (rest.length === 0 ? construct(target, args) : construct(target, args, rest[0]!))));
     },
   }).construct);
 
@@ -96,7 +97,12 @@ export function installCallGuards(kit: GuardKit): void {
         try {
           work(TRAP_UNITS);
           const trap = (handler as Record<string, unknown>)[name];
-          if (trap === undefined || trap === null) return apply(fallback, undefined, args);
+          if (trap === undefined || trap === null) {
+            // What V8 does without the trap links objects as the guarded built-ins do (guards/kit.ts linkUnder).
+            if (name === "setPrototypeOf" && kit.isObject(args[1])) kit.linkUnder(args[1], kit.isProxy(args[0]) ? 0 : kit.levelsBelow(args[0] as object));
+            const result = apply(fallback, undefined, args);
+            return name === "construct" ? kit.made(result) : result;
+          }
           if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '#<Object>' is not a function`);
           if (name !== "ownKeys") return apply(trap, handler, args);
           const { value: keys, length } = arrayLike(apply(trap, handler, args));

@@ -124,10 +124,28 @@ export function installCollectionGuards(kit: GuardKit): void {
     if (args[0] === undefined && isArray(receiver)) {
       const items = receiver as unknown[];
       let text = 0;
-      for (let i = 0; i < length && i < items.length; i++) text += longText(items[i]);
+      let objects = false;
+      for (let i = 0; i < length && i < items.length; i++) {
+        text += longText(items[i]);
+        if (kit.isObject(items[i])) objects = true;
+      }
       work(text * log);
+      // An object's text is known only once converted, at each comparison: the same order, charged there.
+      if (objects) args[0] = textOrder;
     }
   }
+  /** ECMAScript's SortCompare without a comparator (V8 sets undefined apart first), charging long texts. */
+  const textOrder = (x: unknown, y: unknown): number => {
+    const token = meter.push(kit.LEVEL_FRAME);
+    try {
+      const a = toText(x);
+      const b = toText(y);
+      work(min(longText(a), longText(b)));
+      return a < b ? -1 : b < a ? 1 : 0;
+    } finally {
+      meter.pop(token, undefined);
+    }
+  };
 
   // join (and so toString, which calls this.join) in JavaScript: V8's own recursion through nested arrays
   // has no contract frame; here each level goes through the guarded toString and join, which hold frames
@@ -285,11 +303,19 @@ export function installCollectionGuards(kit: GuardKit): void {
   for (const owner of [global.Array, TypedArray]) {
     replace(owner, "from", (original) => ({
       method(this: unknown, ...args: unknown[]) {
+        if (owner === TypedArray && typeof this === "function" && args[0] !== null && args[0] !== undefined) {
+          // The values (or what the map function answers for each) become numbers: listed first, charged.
+          const values = apply(guardedArrayFrom, undefined, [args[0], args[1], args[2]]) as unknown[];
+          numbers(values, values.length);
+          return apply(original, this, [values]);
+        }
         fromCost(args);
         return apply(original, this, args);
       },
     }).method);
   }
+  const guardedArrayFrom = global.Array.from as Function;
+  charged(TypedArray, "of", (_r, args) => numbers(args, args.length));
 
   // ---- Array itself, and array lengths: V8 reserves what a length asks for at once ------------------
   // `new Array(n)` and a write making `length` larger make V8 allocate the new slots at once (80 MB for
@@ -388,6 +414,15 @@ export function installCollectionGuards(kit: GuardKit): void {
   };
 
   // ---- typed arrays: their own length, never a property a contract could redefine ------------------
+  /**
+   * V8 converts each of `length` values of `items` (a list it reads natively) to a number: a string's
+   * conversion reads all of it (about 0.7 ns a character: 3,000 of 4 Mi characters are 8 s in one call).
+   */
+  const numbers = (items: ArrayLike<unknown>, length: number) => {
+    let text = 0;
+    for (let i = 0; i < length; i++) text += longText(items[i]);
+    work(text);
+  };
   const typedMethod = (name: string | symbol, cost: (length: number, args: unknown[]) => void) =>
     charged(TypedArrayProto, name, (receiver, args) => cost(typedLength(receiver), args));
   for (const name of ["slice", "map", "filter", "toReversed", "with"]) {
@@ -410,6 +445,7 @@ export function installCollectionGuards(kit: GuardKit): void {
       else {
         const { value: items, length } = arrayLike(toObject(source));
         work(length);
+        if (isArray(items)) numbers(items as unknown[], length);
         from = items;
       }
       return apply(original, this, [from, offset]);
@@ -451,6 +487,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   }
 
   // ---- Set, Map, WeakSet, WeakMap: built from an iterable of known size, charged per entry ------------
+  const UNHASHED_TEXT = 16_383;
   const guardCollection = (name: string, bytesEach: number) => {
     const Native = global[name];
     const Guarded: Function = kit.named(name, (newTarget, _self, args) => {
@@ -465,10 +502,14 @@ export function installCollectionGuards(kit: GuardKit): void {
       return made;
     });
     kit.standIn(name, Native, Guarded);
-    // A long string key is compared in full with an equal key of another string object.
-    const keyed = (_receiver: unknown, args: unknown[]) => {
+    // A long string key is compared in full with an equal key of another string object. V8 hashes a string
+    // longer than 16,383 code units by its length alone, so such a key may be compared with every entry
+    // (fifth review of 2026-11-26): it costs its length for each.
+    const keyed = (receiver: unknown, args: unknown[]) => {
       const length = longText(args[0]);
-      if (length > 0) work(length);
+      if (length === 0) return;
+      const entries = length > UNHASHED_TEXT && kit.isObject(receiver) ? (kit.sizeOf(receiver) ?? 0) : 0;
+      work(length * (1 + entries));
     };
     for (const method of name === "Map" || name === "WeakMap" ? ["get", "has", "set", "delete"] : ["has", "add", "delete"]) charged(Native.prototype, method, keyed);
     if (name === "Set" || name === "Map") {
@@ -538,14 +579,12 @@ export function installCollectionGuards(kit: GuardKit): void {
       if (first === null || typeof first !== "object") return integer(first) * perElement;
       if (isTypedArray(first)) return typedLength(first) * perElement;
       if (isArrayBuffer(first)) return 0; // a view: the buffer's bytes were charged when it was made
-      const iterable = iterated(first);
-      if (iterable !== undefined) {
-        args[0] = iterable[0];
-        return iterable[1] * perElement;
-      }
-      const { value: items, length } = arrayLike(first);
-      args[0] = items;
-      return length * perElement;
+      // V8 lists the values first (an iterable's, or an array-like's), then converts each to a number:
+      // listed here by the guarded Array.from, so that each long string's conversion is charged.
+      const values = apply(guardedArrayFrom, undefined, [first]) as unknown[];
+      numbers(values, values.length);
+      args[0] = values;
+      return values.length * perElement;
     });
   }
 
@@ -653,16 +692,24 @@ export function installCollectionGuards(kit: GuardKit): void {
     create(proto: unknown, properties?: unknown) {
       if (proto !== null) work(LINK_UNITS);
       const made = nativeCreate(proto as object | null); // V8's TypeError for a bad prototype
+      kit.linkUnder(proto, 0);
       return properties === undefined ? made : defineAll(made, properties);
     },
   }).create);
-  for (const owner of [global.Object, global.Reflect]) charged(owner, "setPrototypeOf", (_r, args) => args[1] !== null && work(LINK_UNITS));
+  /** `target` gets `proto` as its prototype: everything under `target` moves under `proto`'s chain. */
+  const relinking = (target: unknown, proto: unknown) => {
+    if (!kit.isObject(proto)) return;
+    work(LINK_UNITS);
+    // A proxy's own setPrototypeOf trap, or chainsim's forwarder without one, checks the object it changes.
+    if (kit.isObject(target) && !kit.isProxy(target)) kit.linkUnder(proto, kit.levelsBelow(target));
+  };
+  for (const owner of [global.Object, global.Reflect]) charged(owner, "setPrototypeOf", (_r, args) => relinking(args[0], args[1]));
   // The __proto__ setter links too (a built-in callback could call it once per element).
   const protoAccessor = getOwnPropertyDescriptor(Object.prototype, "__proto__")!;
   const nativeProtoSet = protoAccessor.set!;
   const protoSet = {
     set __proto__(value: unknown) {
-      if (kit.isObject(value)) work(LINK_UNITS);
+      relinking(this, value);
       apply(nativeProtoSet, this, [value]);
     },
   };

@@ -74,6 +74,15 @@ export interface GuardKit {
   arrayLike(value: unknown, walks?: boolean): { value: unknown; length: number };
   /** Prototypes above `value`, walked and charged (a proxy ends the walk). */
   chainDepth(value: object): number;
+  /**
+   * `parent` is about to become the prototype of an object with `below` levels of objects under it
+   * (0 for a new object): ends the run with 155 if that makes any chain longer than CHAIN_LIMIT.
+   */
+  linkUnder(parent: unknown, below: number): void;
+  /** `child` was just made with the prototype it has: the same check (`below`: levels it will have under it). */
+  made<T>(child: T, below?: number): T;
+  /** Levels of objects known to be under `value` (at least 1: an object may have instances no guard sees). */
+  levelsBelow(value: object): number;
   /** Units per element of reading `value`'s indices on V8's generic path (prototype lookups); 0 where direct. */
   lookupUnits(value: unknown): number;
   isTypedArray(value: unknown): boolean;
@@ -108,6 +117,8 @@ export interface GuardKit {
   iterated(value: unknown): [unknown, number] | undefined;
   /** A typed array's own length (not a `length` property a contract could define); 0 for anything else. */
   typedLength(value: unknown): number;
+  /** The size of a Set or Map a contract made; undefined for anything else. */
+  sizeOf(value: object): number | undefined;
   /** Every Set and Map made (recorded by their guarded constructors). */
   collections: WeakSet<object>;
   /** Proxies and bound functions a contract made, with their depth of chaining and the proxies' targets. */
@@ -305,6 +316,44 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     }
     if (depth > 2) work(HOP_UNITS * depth);
     return depth;
+  };
+  /**
+   * The longest prototype chain a contract may make (docs/contracts.md §13): V8 walks a chain natively on
+   * lookups its caches do not answer (conversions, `instanceof`, a missing key among many), about 30 ns a
+   * prototype, so a chain of thousands would make each such step cost hundreds of steps' time. Every route
+   * that links an object to a prototype checks the chain (guards/collections.ts, guards/calls.ts, and the
+   * constructors, classes and `__proto__` literals instrument.ts marks). Joining chains is checked too:
+   * `heights` keeps how many levels each object is known to have under it.
+   */
+  const CHAIN_LIMIT = 256;
+  const CHAIN_EXCEEDED = "Prototype chain exceeding limit";
+  const heights = new WeakMapCtor<object, number>();
+  /** A step up a chain as V8's lookups take it: a proxy of a contract's forwards to its target. */
+  const above = (o: object): object | null => (isProxy(o) ? apply(weakGet, chains, [o])!.target! : getPrototypeOf(o));
+  const linkUnder = (parent: unknown, below: number): void => {
+    if (!isObject(parent)) return;
+    // `distance`: levels from the deepest object under the new link up to `o`.
+    let distance = below + 1;
+    let raising = true;
+    let hops = 0;
+    for (let o: object | null = parent; o !== null; o = above(o), hops++) {
+      if (raising) {
+        const known = apply(weakGet, heights, [o]) as number | undefined;
+        // Every prototype above has at least one level more than an object under it: the rest are known.
+        if (known !== undefined && known >= distance) raising = false;
+        else apply(weakSet, heights, [o, distance]);
+      }
+      if (++distance > CHAIN_LIMIT + 1) meter.fatal(CHAIN_EXCEEDED);
+    }
+    if (hops > 2) work(HOP_UNITS * hops);
+  };
+  const levelsBelow = (value: object): number => {
+    const known = apply(weakGet, heights, [value]) as number | undefined;
+    return known !== undefined && known > 1 ? known : 1;
+  };
+  const made = <T>(child: T, below = 0): T => {
+    if (isObject(child) && !isProxy(child)) linkUnder(getPrototypeOf(child), below);
+    return child;
   };
   /**
    * Units per element of reading `value`'s indices natively on V8's generic path (about 18 ns, plus 3 ns per
@@ -580,6 +629,9 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     charged,
     arrayLike,
     chainDepth,
+    linkUnder,
+    made,
+    levelsBelow,
     lookupUnits,
     isTypedArray,
     keyCount,
@@ -590,6 +642,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     typedLength: (value: unknown) => (isTypedArray(value) ? (apply(typedLength, value, []) as number) : 0),
     chains,
     collections,
+    sizeOf,
     runStarts: [() => (pendingUnits = 0)],
     min,
     max,

@@ -50,7 +50,7 @@ export function installTextGuards(kit: GuardKit): void {
     if (receiver === null || receiver === undefined) throw new TypeError(`String.prototype.${name} called on null or undefined`);
     return typeof receiver === "string" ? receiver : toText(receiver);
   };
-  const isRecordedRegExp = (value: unknown) => value !== null && typeof value === "object" && apply(weakHas, patternLength, [value]);
+  const isRecordedRegExp = (value: unknown) => value !== null && typeof value === "object" && apply(weakHas, patternStates, [value]);
 
   // ---- strings -------------------------------------------------------------------------------------
   const StringProto = global.String.prototype;
@@ -286,7 +286,35 @@ export function installTextGuards(kit: GuardKit): void {
       },
     }).method);
   }
-  for (const name of ["fromCharCode", "fromCodePoint"]) charged(global.String, name, (_r, args) => makesString(2 * args.length));
+  /** Strings among `values` that V8 reads whole to make numbers of (about 0.7 ns a character). */
+  const numberTexts = (values: unknown[]) => {
+    let text = 0;
+    for (let i = 0; i < values.length; i++) text += kit.longText(values[i]);
+    work(text);
+  };
+  for (const name of ["fromCharCode", "fromCodePoint"]) {
+    charged(global.String, name, (_r, args) => {
+      numberTexts(args);
+      makesString(2 * args.length);
+    });
+  }
+  // ECMAScript's ToNumber (and parseFloat's, parseInt's ToString) of a string reads all of it: an object
+  // converted here, once, so that the text V8 reads is the one charged (fifth review of 2026-11-26).
+  const numberArgument = (args: unknown[], hint: "number" | "string") => {
+    if (args.length > 0) args[0] = kit.toPrimitive(args[0], hint);
+    numberTexts(args);
+  };
+  for (const owner of [global, global.Number]) {
+    charged(owner, "parseFloat", (_r, args) => numberArgument(args, "string"));
+    charged(owner, "parseInt", (_r, args) => numberArgument(args, "string"));
+  }
+  for (const name of ["isNaN", "isFinite"]) charged(global, name, (_r, args) => numberArgument(args, "number"));
+  const NativeNumber = global.Number as NumberConstructor;
+  const GuardedNumber = function Number(this: unknown, ...args: unknown[]) {
+    numberArgument(args, "number");
+    return new.target === undefined ? apply(NativeNumber, undefined, args) : construct(NativeNumber, args, new.target === GuardedNumber ? NativeNumber : new.target);
+  };
+  kit.standIn("Number", NativeNumber, GuardedNumber);
   // String.raw in JavaScript: the template's `raw` length read once, the result counted as it grows.
   replace(global.String, "raw", () => ({
     raw(template: unknown, ...substitutions: unknown[]) {
@@ -318,21 +346,100 @@ export function installTextGuards(kit: GuardKit): void {
   }).raw);
 
   // ---- regular expressions: the linear-time engine, charged by input ---------------------------------
-  const patternLength = new WeakMapCtor<object, number>();
+  const patternStates = new WeakMapCtor<object, number>();
   const flagsOf = new WeakMapCtor<object, string>();
+  /** Ranges V8's linear engine tries one by one for a class escape: `\s` is ten of them. */
+  const ESCAPE_RANGES: Record<string, number> = { d: 1, D: 2, w: 4, W: 5, s: 10, S: 11 };
   /**
-   * V8's linear-time engine scans about 5 to 10 MB/s here, slower with longer patterns: a step per 64
-   * characters scanned × (1 + pattern length / 8), so a whole budget of matching takes well under 100 ms.
-   * A global or sticky search scans from lastIndex.
+   * About how many states V8's linear engine compiles `pattern` to (docs/contracts.md §13): each
+   * character or range of a class one, a counted repetition `{m,n}` as many copies of what it repeats.
+   * The engine runs every live state at each character scanned and keeps memory for each until the match
+   * ends (up to 60 bytes a state and character were measured), so runs and memory are charged by states, not by
+   * the pattern's length: `\S{1,16}` is 9 characters but about 180 states.
    */
+  const statesOf = (pattern: string, dotAll: boolean): number => {
+    const outer = list<number>(); // per open group: the states of its closed alternatives and of the current one
+    let alternatives = 0;
+    let current = 0;
+    let last = 0; // the states of the last atom, which a quantifier repeats
+    for (let i = 0; i < pattern.length; i++) {
+      const c = pattern[i]!;
+      let atom = -1;
+      if (c === "\\") {
+        const e = pattern[++i] ?? "";
+        atom = ESCAPE_RANGES[e] ?? 1;
+      } else if (c === "[") {
+        let ranges = 0;
+        const negated = pattern[i + 1] === "^";
+        if (negated) i++;
+        for (i++; i < pattern.length && pattern[i] !== "]"; i++) {
+          if (pattern[i] === "\\") ranges += ESCAPE_RANGES[pattern[++i] ?? ""] ?? 1;
+          else if (pattern[i + 1] === "-" && pattern[i + 2] !== "]" && i + 2 < pattern.length) (ranges += 1), (i += 2);
+          else ranges++;
+        }
+        atom = max(negated ? ranges + 1 : ranges, 1);
+      } else if (c === ".") {
+        atom = dotAll ? 1 : 4;
+      } else if (c === "(") {
+        outer[outer.length] = alternatives;
+        outer[outer.length] = current;
+        alternatives = 0;
+        current = 0;
+        if (pattern[i + 1] === "?") i += 2; // (?: and the like; a group name's letters count as characters
+      } else if (c === ")") {
+        const group = alternatives + current + 2;
+        current = outer.length > 0 ? outer[outer.length - 1]! : 0;
+        alternatives = outer.length > 1 ? outer[outer.length - 2]! : 0;
+        outer.length = max(outer.length - 2, 0);
+        atom = group;
+      } else if (c === "|") {
+        alternatives += current + 1;
+        current = 0;
+        last = 0;
+      } else if (c === "{") {
+        const close = apply(stringIndexOf, pattern, ["}", i]);
+        const body = close < 0 ? "" : (apply(stringSlice, pattern, [i + 1, close]) as string);
+        const comma = apply(stringIndexOf, body, [","]);
+        const low = toNumber(comma < 0 ? body : apply(stringSlice, body, [0, comma]));
+        const high = comma < 0 ? low : body.length === comma + 1 ? low + 1 : toNumber(apply(stringSlice, body, [comma + 1]));
+        if (close > i && low === low && high === high) {
+          const copies = min(max(low, high), 1e6);
+          current += last * (copies - 1) + 1;
+          last = last * copies;
+          i = close;
+          continue;
+        }
+        atom = 1; // a brace that is a plain character
+      } else if (c === "*" || c === "+" || c === "?") {
+        current += 1;
+        continue;
+      } else {
+        atom = 1;
+      }
+      if (atom >= 0) {
+        current += atom;
+        last = atom;
+      }
+    }
+    return alternatives + current; // an unclosed group V8 refuses anyway
+  };
+  /**
+   * V8's linear-time engine scans about 40 ns per state and character here: a step per 64 characters scanned
+   * × (1 + states / 4), so a whole budget of matching takes about a tenth of the clock; the memory it keeps
+   * while matching is charged as 8 bytes per state and character. A global or sticky search scans from
+   * lastIndex.
+   */
+  const STATE_BYTES = 8;
   const regExpCost = (regexp: unknown, input: unknown) => {
     if (regexp === null || typeof regexp !== "object") return;
-    const factor = 1 + ((apply(weakGet, patternLength, [regexp]) as number | undefined) ?? 0) / 8;
+    const states = (apply(weakGet, patternStates, [regexp]) as number | undefined) ?? 0;
+    const factor = 1 + states / 4;
     const from = getOwnPropertyDescriptor(regexp, "lastIndex")?.value;
     const length = typeof input === "string" ? input.length : 0;
     const scanned = typeof from === "number" && from > 0 && from < length ? length - from : length;
     const steps = (scanned * factor) / 64;
     if (steps >= 1) meter.charge(steps - (steps % 1) + 1);
+    meter.alloc(STATE_BYTES * states * scanned);
   };
   const makeRegExp = (source: unknown, flags?: unknown, newTarget?: Function): RegExp => {
     const pattern = source === undefined ? "(?:)" : toText(source);
@@ -345,10 +452,21 @@ export function installTextGuards(kit: GuardKit): void {
         throw new SyntaxError(`Invalid flags supplied to RegExp constructor '${wanted}'`);
       }
     }
-    work(pattern.length);
+    // Compiling costs about 30 ns a state.
+    const states = statesOf(pattern, apply(stringIndexOf, wanted, ["s"]) >= 0);
+    work(16 * states);
     // V8 rejects what needs backtracking (backreferences, lookarounds) with "Cannot be executed in linear time".
-    const regexp = construct(NativeRegExp, [pattern, wanted + "l"], newTarget ?? GuardedRegExp);
-    apply(weakSet, patternLength, [regexp, pattern.length]);
+    let regexp: RegExp;
+    try {
+      regexp = construct(NativeRegExp, [pattern, wanted + "l"], newTarget ?? GuardedRegExp);
+    } catch (error) {
+      // V8's message quotes the flags, the engine's `l` among them: the contract's are shown.
+      if (!(error instanceof SyntaxError)) throw error;
+      const quoted = `/${pattern}/${wanted}l: `;
+      const at = apply(stringIndexOf, error.message, [quoted]);
+      throw at < 0 ? error : new SyntaxError(apply(stringSlice, error.message, [0, at]) + `/${pattern}/${wanted}: ` + apply(stringSlice, error.message, [at + quoted.length]));
+    }
+    apply(weakSet, patternStates, [regexp, states]);
     apply(weakSet, flagsOf, [regexp, wanted]);
     return regexp;
   };
@@ -407,9 +525,20 @@ export function installTextGuards(kit: GuardKit): void {
   }
   replace(RegExpProto, "toString", () => ({
     toString(this: any) {
-      return `/${toText(this.source)}/${toText(this.flags)}`;
+      const source = toText(this.source);
+      const flags = toText(this.flags);
+      // Any object can be the receiver, with a source of millions of characters: a string made.
+      makesString(source.length + flags.length + 2);
+      return `/${source}/${flags}`;
     },
   }).toString);
+  // Digits in another radix, or more than 20 of them, can be a thousand characters of exact arithmetic
+  // (about 10 µs: 5e-324 in base 2): a step each (found by the fifth review of 2026-11-26).
+  const MANY_DIGITS = 20;
+  charged(global.Number.prototype, "toString", (_n, args) => args[0] !== undefined && args[0] !== 10 && work(limits.unit));
+  for (const name of ["toFixed", "toPrecision", "toExponential"]) {
+    charged(global.Number.prototype, name, (_n, args) => args[0] !== undefined && !(toNumber(args[0]) <= MANY_DIGITS) && work(limits.unit));
+  }
   replace(RegExpProto, "compile", () => ({
     compile() {
       throw new TypeError("RegExp.prototype.compile is not supported in contracts");
