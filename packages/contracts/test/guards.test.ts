@@ -189,6 +189,18 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["compiling patterns of many states", `const p = "\\\\S{1,9}".repeat(100); for (let i = 0; i < 2000; i++) new RegExp(p + "|" + i); return "compiled"`, "Step exceeding limit"],
       ["Map keys longer than 16,383 characters (hashed by their length alone)", `const L = 16400; const B = "x".repeat(L) + "y".repeat(200); const m = new Map(); for (let i = 0; i < 200; i++) m.set(B.slice(i, i + L), i); return String(m.size)`, "Step exceeding limit"],
       ["sorting String objects of a million characters", `const s = "x".repeat(1e6); const s1 = s + "a"; const s2 = s + "b"; const a = []; for (let i = 0; i < 200; i++) a.push(new String(i % 2 ? s1 : s2)); a.sort(); return "sorted"`, "Step exceeding limit"],
+      // Operators that make a number of a long string (fifth review): each read it whole for one step.
+      ...([
+        ["subtraction", "n += s - 0;"],
+        ["unary plus", "n += +s;"],
+        ["a shift", "n |= s << 1;"],
+        ["x++ on a variable", "let x = s; x++; n += x;"],
+        ["o.p++ on a property", "const o = { p: s }; o.p++; n += o.p;"],
+        ["-= on a variable", "let x = 0; x -= s; n += x;"],
+        ["*= on a property", "const o = { p: 1 }; o.p *= s; n += o.p;"],
+        ["a typed array's element", "const t = new Float64Array(1); t[0] = s; n += t[0];"],
+        ["an object's valueOf", "n += { valueOf: () => s } * 1;"],
+      ] as const).map(([what, step]): [string, string, string] => [`${what} on a long numeric string`, `const s = "1".repeat(1e6); let n = 0; for (let i = 0; i < 300; i++) { ${step} } return String(n)`, "Step exceeding limit"]),
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
     ];
@@ -213,6 +225,9 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       [`try { Object.defineProperty({}, "x", { get() {}, value: 1 }); } catch (e) { return e.message; }`, "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute, #<Object>"],
       [`const read = []; const d = { get get() { read.push("get"); return 5; }, get set() { read.push("set"); } }; try { Object.defineProperty({}, "x", d); } catch (e) { return e.message + " " + read; }`, "Getter must be a function: 5 get"],
       [`try { new ArrayBuffer(2 ** 53); } catch (e) { return e.name + ": " + e.message; }`, "RangeError: Invalid array buffer length"],
+      // Arithmetic is instrumented (fifth review of 2026-11-26): the same values and messages as V8's.
+      [`let x = 5, y = "3", o = { valueOf() { return 2 } }; const a = [x - y, x * o, -y, +y, ~o, x ** 2, 7 % 3, 1 << 3, -8 >> 1, -8 >>> 28, 6 & 3, 6 | 3, 6 ^ 3]; let i = 0; const b = [i++, i, ++i, i--, --i, i]; x -= 1; x *= o; const p = { q: "4", r: [1] }; p.q++; p.r[0] -= "2"; p.q **= 2; let u; u++; return JSON.stringify([a, b, x, p, u, -0 === 0, Object.is(-(0), -0)]);`, `[[2,10,-3,3,-3,25,1,8,-4,15,2,7,5],[0,1,2,2,0,0],8,{"q":25,"r":[-1]},null,true,true]`],
+      [`const out = []; for (const f of [() => Symbol() - 1, () => -Symbol(), () => { let s = Symbol(); s++; }, () => ({ valueOf() { return {}; }, toString() { return {}; } }) * 2, () => { const c = 1; c++; }, () => { const c = 1; c -= 1; }]) { try { f(); out.push("ok"); } catch (e) { out.push(e.constructor.name + ": " + e.message); } } return out.join(" | ");`, "TypeError: Cannot convert a Symbol value to a number | TypeError: Cannot convert a Symbol value to a number | TypeError: Cannot convert a Symbol value to a number | TypeError: Cannot convert object to primitive value | TypeError: Assignment to constant variable. | TypeError: Assignment to constant variable."],
       // The engine's own `l` flag stays out of the message (fifth review of 2026-11-26).
       [`try { new RegExp("a{0,300}"); } catch (e) { return e.message; }`, "Invalid regular expression: /a{0,300}/: Cannot be executed in linear time"],
       [`return [(255).toString(16), (1.5).toFixed(2), (12.345).toPrecision(3), (1e21).toString(36), /a/g.toString(), String(function foo() {})].join();`, "ff,1.50,12.3,5v1j4f4ds7c000,/a/g,function foo() { [native code] }"],

@@ -26,6 +26,7 @@ interface Run {
 /** A meter as the runtime's bootstrap provides it, without the memory model: steps and the stack model. */
 export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
   const state = { steps: 0, stack: 0, peak: 0, marks: [] as number[], frames: [] as number[], links: 0 };
+  const olds: number[] = [];
   const step = (count = 1) => {
     state.steps += count;
     if (state.steps > maxSteps) throw new Error("Step exceeding limit");
@@ -91,6 +92,25 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     __chainsim_made: (child: unknown) => (state.links++, child),
     __chainsim_classmade: () => void state.links++,
     __chainsim_protolink: (proto: unknown) => (state.links++, proto),
+    // Arithmetic keeps its meaning; what it charges is the runtime's (guards.test.ts).
+    __chainsim_sub: (a: any, b: any) => a - b,
+    __chainsim_mul: (a: any, b: any) => a * b,
+    __chainsim_div: (a: any, b: any) => a / b,
+    __chainsim_mod: (a: any, b: any) => a % b,
+    __chainsim_pow: (a: any, b: any) => a ** b,
+    __chainsim_band: (a: any, b: any) => a & b,
+    __chainsim_bor: (a: any, b: any) => a | b,
+    __chainsim_bxor: (a: any, b: any) => a ^ b,
+    __chainsim_shl: (a: any, b: any) => a << b,
+    __chainsim_shr: (a: any, b: any) => a >> b,
+    __chainsim_ushr: (a: any, b: any) => a >>> b,
+    __chainsim_neg: (x: any) => -x,
+    __chainsim_pos: (x: any) => +x,
+    __chainsim_bnot: (x: any) => ~x,
+    __chainsim_pre: (x: any, delta: number) => +x + delta,
+    __chainsim_post: (x: any, delta: number) => (olds.push(+x), +x + delta),
+    __chainsim_old: () => olds.pop(),
+    __chainsim_num: (value: unknown) => value,
   };
   return { state, functions: METER_FUNCTIONS.map((name) => functions[name]) };
 }

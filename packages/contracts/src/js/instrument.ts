@@ -73,6 +73,24 @@ export const METER_FUNCTIONS = [
   "__chainsim_made",
   "__chainsim_classmade",
   "__chainsim_protolink",
+  "__chainsim_sub",
+  "__chainsim_mul",
+  "__chainsim_div",
+  "__chainsim_mod",
+  "__chainsim_pow",
+  "__chainsim_band",
+  "__chainsim_bor",
+  "__chainsim_bxor",
+  "__chainsim_shl",
+  "__chainsim_shr",
+  "__chainsim_ushr",
+  "__chainsim_neg",
+  "__chainsim_pos",
+  "__chainsim_bnot",
+  "__chainsim_pre",
+  "__chainsim_post",
+  "__chainsim_old",
+  "__chainsim_num",
 ] as const;
 
 /** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
@@ -86,6 +104,27 @@ const COMPARISONS: Record<string, string> = {
   "<=": "__chainsim_le",
   ">=": "__chainsim_ge",
 };
+
+/**
+ * Arithmetic operators become calls too: V8 reads a whole string to make a number of it (docs/contracts.md
+ * §13), so a long one is charged by its length. `+` makes strings, not numbers (`__chainsim_str`).
+ */
+const ARITHMETIC: Record<string, string> = {
+  "-": "__chainsim_sub",
+  "*": "__chainsim_mul",
+  "/": "__chainsim_div",
+  "%": "__chainsim_mod",
+  "**": "__chainsim_pow",
+  "&": "__chainsim_band",
+  "|": "__chainsim_bor",
+  "^": "__chainsim_bxor",
+  "<<": "__chainsim_shl",
+  ">>": "__chainsim_shr",
+  ">>>": "__chainsim_ushr",
+};
+const UNARY: Record<string, string> = { "-": "__chainsim_neg", "+": "__chainsim_pos", "~": "__chainsim_bnot" };
+/** `x OP= y` for the arithmetic operators: `x = f(x, y)` for a variable, `y` charged for a property. */
+const arithmeticAssignment = (operator: string): string | undefined => (operator.endsWith("=") ? ARITHMETIC[operator.slice(0, -1)] : undefined);
 
 /** 152 contract syntax error; 155 contract limit exceeded (here: code size, compat.md §8). */
 export type ContractSourceErrorCode = 152 | 155;
@@ -389,8 +428,13 @@ function syntaxError(source: string, error: unknown): ContractSourceError {
 
 /** Where the binary operator `operator` starts between `from` and `to` (parentheses, comments and spaces around it). */
 function operatorAt(source: string, from: number, to: number, operator: string): number {
-  for (const token of Parser.tokenizer(source.slice(from, to), { ecmaVersion: ECMA_VERSION })) {
-    if (source.slice(from + token.start, from + token.end) === operator) return from + token.start;
+  const between = source.slice(from, to);
+  // Most often only spaces surround the operator: no need to tokenize.
+  const at = between.indexOf(operator);
+  if (at >= 0 && between.trim() === operator) return from + at;
+  // A leading operand makes `/` a division for the tokenizer, not the start of a regular expression.
+  for (const token of Parser.tokenizer("0" + between, { ecmaVersion: ECMA_VERSION })) {
+    if (token.start > 0 && between.slice(token.start - 1, token.end - 1) === operator) return from + token.start - 1;
   }
   throw new Error(`instrument: no ${operator} between ${from} and ${to}`);
 }
@@ -638,18 +682,18 @@ function collect(source: string, program: AnyNode): Insertion[] {
         wrap(node.right, inside, "__chainsim_enumerated(");
         break;
       case "MemberExpression":
-        if (isWriteTarget(parent, key, parent ? parents.get(parent) : undefined) && mayGrow(node)) memberWrite(node, around, inside, strict);
+        if (isWriteTarget(parent, key, parent ? parents.get(parent) : undefined) && (mayGrow(node) || readAsNumber(node, parent))) memberWrite(node, around, inside, strict);
         break;
       case "VariableDeclarator":
         if (node.init) wrapRestSource(node.id, node.init, inside);
         break;
       case "BinaryExpression":
         if (node.operator === "+") wrap(node, around, "__chainsim_str(");
-        else if (COMPARISONS[node.operator]) {
+        else if (COMPARISONS[node.operator] || ARITHMETIC[node.operator]) {
           // `a OP b` becomes `f(a , b)`: the operator token (found between the operands, past any parenthesis
           // or comment) is replaced by a comma.
           const between = operatorAt(source, (node.left as AnyNode).end, (node.right as AnyNode).start, node.operator);
-          add(node.start, `${COMPARISONS[node.operator]}(`, false, around);
+          add(node.start, `${COMPARISONS[node.operator] ?? ARITHMETIC[node.operator]}(`, false, around);
           insertions.push({ pos: between, text: ",", deleteTo: between + node.operator.length, close: false, depth: inside, seq: seq++ });
           add(node.end, ")", true, around);
         }
@@ -658,10 +702,45 @@ function collect(source: string, program: AnyNode): Insertion[] {
         // Each case compares the discriminant with ===.
         wrap(node.discriminant, inside, "__chainsim_switched(", `,${(node.cases as AnyNode[]).length})`);
         break;
-      case "AssignmentExpression":
+      case "AssignmentExpression": {
         if (node.operator === "+=") wrap(node, around, "__chainsim_str(");
         if (node.operator === "=") wrapRestSource(node.left, node.right, inside);
+        const operate = arithmeticAssignment(node.operator);
+        const left = node.left as AnyNode;
+        const right = node.right as AnyNode;
+        if (operate && left.type === "Identifier") {
+          // `x -= y` becomes `x = f(x, y)`: a variable is read once either way.
+          const at = operatorAt(source, left.end, right.start, node.operator);
+          insertions.push({ pos: at, text: `=${operate}(${left.name},`, deleteTo: at + node.operator.length, close: false, depth: inside, seq: seq++ });
+          add(node.end, ")", true, around);
+        } else if (operate) {
+          // A property is read through __chainsim_member (charged there); the right side is charged here.
+          wrap(right, inside, "__chainsim_num(");
+        }
         break;
+      }
+      case "UnaryExpression": {
+        const operate = UNARY[node.operator];
+        const argument = node.argument as AnyNode;
+        if (operate && !(argument.type === "Literal" && typeof argument.value === "number")) {
+          insertions.push({ pos: node.start, text: `${operate}(`, deleteTo: node.start + 1, close: false, depth: around, seq: seq++ });
+          add(node.end, ")", true, around);
+        }
+        break;
+      }
+      case "UpdateExpression": {
+        const argument = node.argument as AnyNode;
+        if (argument.type !== "Identifier") break; // a property: through __chainsim_member
+        const delta = node.operator === "++" ? 1 : -1;
+        if (node.prefix) {
+          insertions.push({ pos: node.start, text: `(${argument.name}=__chainsim_pre(`, deleteTo: argument.start, close: false, depth: around, seq: seq++ });
+          add(node.end, `,${delta}))`, true, around);
+        } else {
+          add(node.start, `(${argument.name}=__chainsim_post(`, false, around);
+          insertions.push({ pos: argument.end, text: `,${delta}),__chainsim_old())`, deleteTo: node.end, close: true, depth: around, seq: seq++ });
+        }
+        break;
+      }
       case "TemplateLiteral":
         if (parent?.type !== "TaggedTemplateExpression") wrap(node, around, "__chainsim_str(");
         break;
@@ -749,7 +828,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
       const closer = operatorAt(source, property.end, node.end, "]");
       insertions.push({ pos: closer, text: close, deleteTo: closer + 1, close: true, depth: around, seq: seq++ });
     } else {
-      insertions.push({ pos: property.start, text: `"length"${close}`, deleteTo: property.end, close: true, depth: around, seq: seq++ });
+      insertions.push({ pos: property.start, text: `${JSON.stringify(property.name)}${close}`, deleteTo: property.end, close: true, depth: around, seq: seq++ });
     }
   }
 
@@ -807,6 +886,19 @@ function isWriteTarget(parent: AnyNode | null, key: string, grandparent: AnyNode
  * slots, which the static weight of a store covers.
  */
 const SMALL_INDEX = 8;
+/**
+ * Whether a property written may make a number of a string: read and made one (`o.p++`, `o[k] -= y`), or
+ * an element written (`t[0] = s`: a typed array's element is a number). It goes through __chainsim_member,
+ * which charges a long string (not `super.p` or `o.#p`, which cannot).
+ */
+function readAsNumber(node: AnyNode, parent: AnyNode | null | undefined): boolean {
+  if ((node.object as AnyNode).type === "Super" || (node.property as AnyNode).type === "PrivateIdentifier") return false;
+  if (parent?.type === "UpdateExpression") return true;
+  if (parent?.type !== "AssignmentExpression") return false;
+  if (arithmeticAssignment(parent.operator as string) !== undefined) return true;
+  return parent.operator === "=" && node.computed === true && (parent.right as AnyNode).type !== "Literal";
+}
+
 /** `__proto__: value` in an object literal sets the new object's prototype (a computed or shorthand one does not). */
 function isProtoSetter(property: AnyNode): boolean {
   const key = property.key as AnyNode;
