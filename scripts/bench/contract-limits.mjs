@@ -50,6 +50,8 @@ const HEAVY = {
   "Map lookups of keys longer than 16,383": `const L = 16400; const B = "x".repeat(L) + "y".repeat(40); const m = new Map(); for (let i = 0; i < 40; i++) m.set(B.slice(i, i + L), i); const k = "x".repeat(L - 1) + "z"; for (;;) m.get(k);`,
   "typed arrays of long numeric strings": `const d = new Array(64).fill("1".repeat(1e5)); for (;;) new Float64Array(d);`,
   "5e-324 in base 2 as a callback": `const f = parseFloat.call.bind(Number.prototype.toString, 5e-324, 2); const d = new Array(100000).fill(0); for (;;) d.forEach(f);`,
+  "arithmetic on a 1 Mi-digit string": `const s = "1".repeat(1 << 20); let n = 0; for (;;) n += s - 0;`,
+  "a built-in's index given a 1 Mi-digit string": `const s = "0".repeat(1 << 20); let n = 0; for (;;) n += "ab".charAt(s).length;`,
   "writes far past the end, kept": `const keep = []; for (;;) { const o = {}; o[1023] = 0; o[2574] = 0; o[4900] = 0; keep.push(o); }`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };

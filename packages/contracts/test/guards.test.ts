@@ -201,6 +201,8 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
         ["a typed array's element", "const t = new Float64Array(1); t[0] = s; n += t[0];"],
         ["an object's valueOf", "n += { valueOf: () => s } * 1;"],
       ] as const).map(([what, step]): [string, string, string] => [`${what} on a long numeric string`, `const s = "1".repeat(1e6); let n = 0; for (let i = 0; i < 300; i++) { ${step} } return String(n)`, "Step exceeding limit"]),
+      ["built-ins' numeric arguments given long strings", `const s = "0".repeat(1e6); let n = 0; for (let i = 0; i < 300; i++) n += "ab".charAt(s).length + [1].at(s) + new DataView(new ArrayBuffer(8)).getInt8(s); return String(n)`, "Step exceeding limit"],
+      ["a comparator answering long numeric strings", `const a = new Array(50).fill("1".repeat(1e5)); for (let i = 0; i < 20; i++) a.sort(String); return "sorted"`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
     ];

@@ -132,6 +132,15 @@ export function installCollectionGuards(kit: GuardKit): void {
       work(text * log);
       // An object's text is known only once converted, at each comparison: the same order, charged there.
       if (objects) args[0] = textOrder;
+    } else if (typeof args[0] === "function") {
+      // V8 makes a number of what the comparator answers: a long string would be read whole each time.
+      const compare = args[0];
+      args[0] = (x: unknown, y: unknown) => {
+        const answer = apply(compare, undefined, [x, y]);
+        const primitive = kit.isObject(answer) ? kit.toPrimitive(answer, "number") : answer;
+        work(longText(primitive));
+        return primitive;
+      };
     }
   }
   /** ECMAScript's SortCompare without a comparator (V8 sets undefined apart first), charging long texts. */
@@ -586,6 +595,15 @@ export function installCollectionGuards(kit: GuardKit): void {
       args[0] = values;
       return values.length * perElement;
     });
+  }
+
+  // A DataView's offsets and values are made numbers: held like every guard, long strings charged (kit.replace).
+  if (typeof global.DataView === "function") {
+    const DataViewProto = global.DataView.prototype;
+    for (const type of ["Int8", "Uint8", "Int16", "Uint16", "Int32", "Uint32", "Float32", "Float64"]) {
+      charged(DataViewProto, "get" + type, () => {});
+      charged(DataViewProto, "set" + type, () => {});
+    }
   }
 
   // ---- objects: listing keys, charged by how many there will be ---------------------------------------

@@ -257,7 +257,14 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     meter.alloc(bytesEach * count);
     work(ENTRY_UNITS * count);
   };
+  /**
+   * A built-in may make a number of any argument (an index, a count, a radix), reading a string whole to do
+   * it (about 0.7 ns a character): an argument string longer than NUMBER_TEXT costs its length, whatever
+   * the built-in does with it (docs/contracts.md §13).
+   */
+  const NUMBER_TEXT = 4096;
   const integer = (value: unknown): number => {
+    if (typeof value === "string" && value.length > NUMBER_TEXT) work(value.length); // read whole to make a number
     const n = toNumber(value);
     if (n !== n) return 0;
     if (n === Infinity || n === -Infinity) return n;
@@ -496,6 +503,14 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     defineProperty(Native.prototype, "constructor", { value: guarded, writable: true, enumerable: false, configurable: true });
     defineProperty(global, name, { value: guarded, writable: true, enumerable: false, configurable: true });
   };
+  const argumentTexts = (args: unknown[]) => {
+    let text = 0;
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i];
+      if (typeof arg === "string" && arg.length > NUMBER_TEXT) text += arg.length;
+    }
+    if (text > 0) work(text);
+  };
   /** One wrapper per native, so that aliases stay one function (`values === [Symbol.iterator]`, `trimLeft === trimStart`). */
   const wrappers = new WeakMapCtor<Function, Function>();
   const replace = (owner: any, name: string | symbol, make: (original: Function) => Function) => {
@@ -512,6 +527,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
         method(this: unknown, ...args: unknown[]) {
           const token = meter.push(LEVEL_FRAME);
           try {
+            argumentTexts(args);
             return apply(guard, this, args);
           } finally {
             meter.pop(token, undefined);
