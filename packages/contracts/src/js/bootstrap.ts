@@ -491,32 +491,32 @@ export function bootstrap(
     if (typeof value === "string") textWork(value.length);
     return value;
   };
-  type Operands = (a: any, b: any) => number;
-  const binary = (operate: Operands): Operands => (a, b) => (typeof a === "number" && typeof b === "number" ? operate(a, b) : operate(numeric(a), numeric(b)));
+  // Written out one by one: the fast path (two numbers) is the operator itself, with no call beyond this one.
+  const n = numeric as (value: unknown) => any;
   const arithmetic = [
-    binary((a, b) => a - b),
-    binary((a, b) => a * b),
-    binary((a, b) => a / b),
-    binary((a, b) => a % b),
-    binary((a, b) => a ** b),
-    binary((a, b) => a & b),
-    binary((a, b) => a | b),
-    binary((a, b) => a ^ b),
-    binary((a, b) => a << b),
-    binary((a, b) => a >> b),
-    binary((a, b) => a >>> b),
-    (x: any) => (typeof x === "number" ? -x : -(numeric(x) as number)),
-    (x: any) => (typeof x === "number" ? x : +(numeric(x) as number)),
-    (x: any) => (typeof x === "number" ? ~x : ~(numeric(x) as number)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a - b : n(a) - n(b)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a * b : n(a) * n(b)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a / b : n(a) / n(b)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a % b : n(a) % n(b)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a ** b : n(a) ** n(b)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a & b : n(a) & n(b)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a | b : n(a) | n(b)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a ^ b : n(a) ^ n(b)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a << b : n(a) << n(b)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a >> b : n(a) >> n(b)),
+    (a: any, b: any) => (typeof a === "number" && typeof b === "number" ? a >>> b : n(a) >>> n(b)),
+    (x: any) => (typeof x === "number" ? -x : -n(x)),
+    (x: any) => (typeof x === "number" ? x : +n(x)),
+    (x: any) => (typeof x === "number" ? ~x : ~n(x)),
   ];
   /**
    * `++x` is `x = pre(x, 1)`; `x++` is `(x = post(x, 1), old())`: the value before, kept on a stack (a
    * global setter run by the assignment could itself update another variable in between).
    */
   const olds = setPrototypeOf([], null) as number[];
-  const pre = (x: any, delta: number): number => (typeof x === "number" ? x : +(numeric(x) as number)) + delta;
+  const pre = (x: any, delta: number): number => (typeof x === "number" ? x : +n(x)) + delta;
   const post = (x: any, delta: number): number => {
-    const before = typeof x === "number" ? x : +(numeric(x) as number);
+    const before = typeof x === "number" ? x : +n(x);
     olds[olds.length] = before;
     return before + delta;
   };
