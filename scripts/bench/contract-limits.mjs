@@ -52,6 +52,9 @@ const HEAVY = {
   "5e-324 in base 2 as a callback": `const f = parseFloat.call.bind(Number.prototype.toString, 5e-324, 2); const d = new Array(100000).fill(0); for (;;) d.forEach(f);`,
   "arithmetic on a 1 Mi-digit string": `const s = "1".repeat(1 << 20); let n = 0; for (;;) n += s - 0;`,
   "a built-in's index given a 1 Mi-digit string": `const s = "0".repeat(1 << 20); let n = 0; for (;;) n += "ab".charAt(s).length;`,
+  // The sixth review (2026-11-26): captures multiply a pattern's cost; a typed array converts a fill per element.
+  "a pattern of 100 captures": `const r = new RegExp("(a?)".repeat(100) + "x"); const s = "a".repeat(200); for (;;) r.test(s);`,
+  "Array.prototype.fill of a typed array with a long numeric string": `const s = "1".repeat(1e5); const t = new Float64Array(100); for (;;) Array.prototype.fill.call(t, s);`,
   "writes far past the end, kept": `const keep = []; for (;;) { const o = {}; o[1023] = 0; o[2574] = 0; o[4900] = 0; keep.push(o); }`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };

@@ -203,6 +203,13 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ] as const).map(([what, step]): [string, string, string] => [`${what} on a long numeric string`, `const s = "1".repeat(1e6); let n = 0; for (let i = 0; i < 300; i++) { ${step} } return String(n)`, "Step exceeding limit"]),
       ["built-ins' numeric arguments given long strings", `const s = "0".repeat(1e6); let n = 0; for (let i = 0; i < 300; i++) n += "ab".charAt(s).length + [1].at(s) + new DataView(new ArrayBuffer(8)).getInt8(s); return String(n)`, "Step exceeding limit"],
       ["a comparator answering long numeric strings", `const a = new Array(50).fill("1".repeat(1e5)); for (let i = 0; i < 20; i++) a.sort(String); return "sorted"`, "Step exceeding limit"],
+      // The sixth review (2026-11-26): captures in a pattern, conversions V8 repeats per element, String objects.
+      ["a pattern of 1,000 captures over 50 characters", `const r = new RegExp("(a?)".repeat(1000) + "x"); r.test("a".repeat(50)); return "done"`, "Step exceeding limit"],
+      ["Array.prototype.fill of a typed array with a long numeric string", `Array.prototype.fill.call(new Float64Array(300), "1".repeat(1e6)); return "done"`, "Step exceeding limit"],
+      ["String objects of long numeric strings", `const S = new String("1".repeat(1e6)); const t = new Float64Array(1); let n = 0; for (let i = 0; i < 150; i++) { t[0] = S; n += "a".charAt(S).length; } return String(n)`, "Step exceeding limit"],
+      ["typed array elements written by destructuring and for-of", `const s = "1".repeat(1e6); const t = new Float64Array(1); for (let i = 0; i < 100; i++) { [t[0]] = [s]; ({ a: t[0] } = { a: s }); for (t[0] of [s]); } return "done"`, "Step exceeding limit"],
+      ["typed array elements defined and assigned", `const s = "1".repeat(1e6); const t = new Float64Array(1); for (let i = 0; i < 100; i++) { Object.defineProperty(t, 0, { value: s }); Reflect.defineProperty(t, 0, { value: s }); Object.assign(t, { 0: s }); } return "done"`, "Step exceeding limit"],
+      ["a typed array's map answering long numeric strings", `const s = "1".repeat(1e6); new Float64Array(300).map(() => s); return "done"`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
     ];
@@ -230,6 +237,12 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       // Arithmetic is instrumented (fifth review of 2026-11-26): the same values and messages as V8's.
       [`let x = 5, y = "3", o = { valueOf() { return 2 } }; const a = [x - y, x * o, -y, +y, ~o, x ** 2, 7 % 3, 1 << 3, -8 >> 1, -8 >>> 28, 6 & 3, 6 | 3, 6 ^ 3]; let i = 0; const b = [i++, i, ++i, i--, --i, i]; x -= 1; x *= o; const p = { q: "4", r: [1] }; p.q++; p.r[0] -= "2"; p.q **= 2; let u; u++; return JSON.stringify([a, b, x, p, u, -0 === 0, Object.is(-(0), -0)]);`, `[[2,10,-3,3,-3,25,1,8,-4,15,2,7,5],[0,1,2,2,0,0],8,{"q":25,"r":[-1]},null,true,true]`],
       [`const out = []; for (const f of [() => Symbol() - 1, () => -Symbol(), () => { let s = Symbol(); s++; }, () => ({ valueOf() { return {}; }, toString() { return {}; } }) * 2, () => { const c = 1; c++; }, () => { const c = 1; c -= 1; }]) { try { f(); out.push("ok"); } catch (e) { out.push(e.constructor.name + ": " + e.message); } } return out.join(" | ");`, "TypeError: Cannot convert a Symbol value to a number | TypeError: Cannot convert a Symbol value to a number | TypeError: Cannot convert a Symbol value to a number | TypeError: Cannot convert object to primitive value | TypeError: Assignment to constant variable. | TypeError: Assignment to constant variable."],
+      // The sixth review: automatic semicolons, parenthesised targets, a setter's failed update, a Symbol's order.
+      ["let i = 0\ni++\nreturn String(i)", "1"],
+      ["let a, b = 5, c = 1; a = b\n++c\nreturn String([a, c])", "5,2"],
+      ["let x = 1; (x)++; ++(x); (x) -= 1; return String(x)", "2"],
+      [`const k = 1; Object.defineProperty(globalThis, "g", { get() { return 10; }, set(v) { try { k++; } catch (e) {} }, configurable: true }); return String(g++)`, "10"],
+      [`const log = []; try { Symbol() - { valueOf() { log.push("b"); return 1; } }; } catch (e) { log.push(e.message); } return JSON.stringify(log)`, `["Cannot convert a Symbol value to a number"]`],
       // The engine's own `l` flag stays out of the message (fifth review of 2026-11-26).
       [`try { new RegExp("a{0,300}"); } catch (e) { return e.message; }`, "Invalid regular expression: /a{0,300}/: Cannot be executed in linear time"],
       [`return [(255).toString(16), (1.5).toFixed(2), (12.345).toPrecision(3), (1e21).toString(36), /a/g.toString(), String(function foo() {})].join();`, "ff,1.50,12.3,5v1j4f4ds7c000,/a/g,function foo() { [native code] }"],
@@ -281,6 +294,11 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["joining two chains with the __proto__ setter", `${twoChains} r1.__proto__ = l2; return "joined";`],
       ["joining through a proxy without a trap", `${twoChains} Object.setPrototypeOf(new Proxy(r1, {}), l2); return "joined";`],
       ["joining through a proxy's trap", `${twoChains} Object.setPrototypeOf(new Proxy(r1, { setPrototypeOf: (t, p) => Reflect.setPrototypeOf(t, p) }), l2); return "joined";`],
+      // The sixth review: the object being constructed escaping before any check (a parameter default, a field).
+      ["an object escaping its constructor's parameter default", `let esc; function F(a = (esc = this, null.x)) {} ${chainOf(300, "F.prototype = last; try { new F(); } catch (e) {} last = esc;")}`],
+      ["an object escaping a class field initialiser", `let esc; class A { x = (esc = this, null.x); } function G() {} ${chainOf(300, "G.prototype = last; try { Reflect.construct(A, [], G); } catch (e) {} last = esc;")}`],
+      ["a function's prototype set by defineProperty", `function F() {} ${chainOf(300, "Object.defineProperty(F, 'prototype', { value: last }); last = new F();")}`],
+      ["a function's prototype set by destructuring", `function F() {} ${chainOf(300, "({ p: F.prototype } = { p: last }); last = new F();")}`],
       ["moving a class's prototype, instances under it", `class A {} const a = new A(); let l = {}; for (let i = 0; i < 254; i++) l = Object.create(l); Object.setPrototypeOf(A.prototype, l); return "moved";`],
     ];
     for (const [name, body] of routes) {

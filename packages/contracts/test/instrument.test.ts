@@ -89,7 +89,6 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
       },
     }),
     // Prototype chains are checked by the runtime (guards.test.ts); here each link is counted.
-    __chainsim_made: (child: unknown) => (state.links++, child),
     __chainsim_classmade: () => void state.links++,
     __chainsim_protolink: (proto: unknown) => (state.links++, proto),
     // Arithmetic keeps its meaning; what it charges is the runtime's (guards.test.ts).
@@ -421,7 +420,7 @@ function main(input) { return helper(JSON.parse(input)); }
 
       const inFunction = `function main() {\n  'use strict'\n  // a comment\n  leak = 1;\n}`;
       const out = instrument(inFunction, LIMITS);
-      expect(out).to.include(`function main() {\n  'use strict';const __chainsim_t=__chainsim_enter(128,0,1,new.target&&this);try{`);
+      expect(out).to.include(`function main() {\n  'use strict';const __chainsim_t=__chainsim_enter(128,0,1);try{`);
       expect(() => run(inFunction, "main()")).to.throw(/leak is not defined/);
       expect(() => run(`var f = () => { "use strict"; "other"; leak2 = 1; };`, "f()")).to.throw(/leak2 is not defined/);
       expect(steps(`function g() { "use strict"; return 1; }`, "g()")).to.equal(1);

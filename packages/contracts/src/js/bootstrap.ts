@@ -289,11 +289,9 @@ export function bootstrap(
   };
 
   // The functions the instrumented contract receives as its wrapper's parameters (instrument.ts METER_FUNCTIONS).
-  /** `constructed`: the new object of a constructor call (instrument.ts passes it), whose prototype chain is checked. */
-  const enter = (frameBytes: number, weight: number, steps: number, constructed?: unknown): number => {
+  const enter = (frameBytes: number, weight: number, steps: number): number => {
     charge(steps);
     if (weight > 0) alloc(weight);
-    if (constructed !== undefined) guards.made(constructed);
     return push(frameBytes);
   };
   const leave = (token: number): void => {
@@ -484,11 +482,12 @@ export function bootstrap(
   const numeric = (value: unknown): unknown => {
     const primitive = isObject(value) ? toPrimitive(value, "number") : value;
     if (typeof primitive === "string") textWork(primitive.length);
+    else if (typeof primitive === "symbol") return +(primitive as any); // V8's TypeError, before the other operand converts
     return primitive;
   };
   /** Where V8 converts later (a compound assignment to a property): only a primitive string is charged. */
   const numericText = (value: unknown): unknown => {
-    if (typeof value === "string") textWork(value.length);
+    textWork(guards.numberText(value));
     return value;
   };
   // Written out one by one: the fast path (two numbers) is the operator itself, with no call beyond this one.
@@ -510,19 +509,28 @@ export function bootstrap(
     (x: any) => (typeof x === "number" ? ~x : ~n(x)),
   ];
   /**
-   * `++x` is `x = pre(x, 1)`; `x++` is `(x = post(x, 1), old())`: the value before, kept on a stack (a
-   * global setter run by the assignment could itself update another variable in between).
+   * `++x` is `num(x = pre(x, 1))`; `x++` whose value is used is `old(x = post(x, 1))`: the value before, kept
+   * on a stack with the stack model's depth. A global setter run by the assignment may update variables
+   * itself, and an assignment that throws (a const) never reaches its `old`: an entry of a deeper frame is
+   * stale by the time `old` runs, and dropped.
    */
   const olds = setPrototypeOf([], null) as number[];
+  const oldDepths = setPrototypeOf([], null) as number[];
   const pre = (x: any, delta: number): number => (typeof x === "number" ? x : +n(x)) + delta;
   const post = (x: any, delta: number): number => {
     const before = typeof x === "number" ? x : +n(x);
     olds[olds.length] = before;
+    oldDepths[oldDepths.length] = depth;
     return before + delta;
   };
   const old = (): number => {
+    while (oldDepths.length > 1 && oldDepths[oldDepths.length - 1]! > depth) {
+      olds.length--;
+      oldDepths.length--;
+    }
     const before = olds[olds.length - 1]!;
     olds.length--;
+    oldDepths.length--;
     return before;
   };
 
@@ -550,8 +558,7 @@ export function bootstrap(
       if (object !== null && object !== undefined) {
         if (isObject(key)) key = toPropertyKey(key);
         value = propertyWrite(object, key, value);
-        // A typed array's element makes a number of what it is given.
-        if (typeof value === "string" && guards.isTypedArray(object)) textWork(value.length);
+        // A typed array's element makes a number of what it is given (propertyWrite charges other routes).
         if (this.sloppy) {
           // A failed write is silent in sloppy code; a primitive's prototype may still hold a setter.
           apply(reflectSet, undefined, [isObject(object) ? object : toObject(object), key, value, object]);
@@ -622,7 +629,7 @@ export function bootstrap(
     guards.linkUnder(proto, 0);
     return proto;
   };
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, guards.made, classmade, protolink, ...arithmetic, pre, post, old, numericText];
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, classmade, protolink, ...arithmetic, pre, post, old, numericText];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {

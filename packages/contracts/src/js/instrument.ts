@@ -70,7 +70,6 @@ export const METER_FUNCTIONS = [
   "__chainsim_keyed",
   "__chainsim_fieldkey",
   "__chainsim_field",
-  "__chainsim_made",
   "__chainsim_classmade",
   "__chainsim_protolink",
   "__chainsim_sub",
@@ -489,11 +488,10 @@ function collect(source: string, program: AnyNode): Insertion[] {
     return weighted;
   };
   /** A function body inside `const t = enter(F, W); try { … } finally { leave(t) }`: the frame is popped however the body ends. */
-  /** `constructed`: the expression that is the new object when the function runs as a constructor ("" for none). */
-  const enterFunction = (fn: AnyNode, key: number, constructed: string): [FunctionFrame, Weighted] => {
+  const enterFunction = (fn: AnyNode, key: number): [FunctionFrame, Weighted] => {
     const frame: FunctionFrame = { slots: (fn.params as AnyNode[]).reduce((sum, param) => sum + bindingCount(param), 0), widestCall: 0, texts: [] };
     const weighted: Weighted = { weight: 0, nodes: 0, texts: [] };
-    const enter = `const ${TOKEN}=__chainsim_enter(${FRAME_PLACEHOLDER},${WEIGHT_PLACEHOLDER},${STEPS_PLACEHOLDER}${constructed});try{`;
+    const enter = `const ${TOKEN}=__chainsim_enter(${FRAME_PLACEHOLDER},${WEIGHT_PLACEHOLDER},${STEPS_PLACEHOLDER});try{`;
     const leave = `}finally{__chainsim_leave(${TOKEN})}`;
     const body = fn.body as AnyNode;
     if (body.type === "BlockStatement") {
@@ -651,8 +649,6 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       case "CallExpression":
       case "NewExpression":
-        // `super(…)` answers the new object, made with new.target's prototype, which can be any constructor's.
-        if (node.callee.type === "Super") wrap(node, around, "__chainsim_made(");
         if (owner) owner.widestCall = Math.max(owner.widestCall, node.arguments.length);
         if ((node.arguments as AnyNode[]).some((a) => a.type === "SpreadElement")) wrap(callSite(node), around, "__chainsim_pop(__chainsim_push(0),");
         for (const argument of node.arguments as AnyNode[]) {
@@ -682,7 +678,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
         wrap(node.right, inside, "__chainsim_enumerated(");
         break;
       case "MemberExpression":
-        if (isWriteTarget(parent, key, parent ? parents.get(parent) : undefined) && (mayGrow(node) || readAsNumber(node, parent))) memberWrite(node, around, inside, strict);
+        if (isWriteTarget(parent, key, parent ? parents.get(parent) : undefined) && (mayGrow(node) || mustSeeWrite(node, parent))) memberWrite(node, around, inside, strict);
         break;
       case "VariableDeclarator":
         if (node.init) wrapRestSource(node.id, node.init, inside);
@@ -731,14 +727,13 @@ function collect(source: string, program: AnyNode): Insertion[] {
       case "UpdateExpression": {
         const argument = node.argument as AnyNode;
         if (argument.type !== "Identifier") break; // a property: through __chainsim_member
+        // The whole expression is replaced (parentheses around the name included), by a call: text that
+        // starts with a name keeps automatic semicolon insertion as it was (`i = 0\ni++`).
+        const name = argument.name as string;
         const delta = node.operator === "++" ? 1 : -1;
-        if (node.prefix) {
-          insertions.push({ pos: node.start, text: `(${argument.name}=__chainsim_pre(`, deleteTo: argument.start, close: false, depth: around, seq: seq++ });
-          add(node.end, `,${delta}))`, true, around);
-        } else {
-          add(node.start, `(${argument.name}=__chainsim_post(`, false, around);
-          insertions.push({ pos: argument.end, text: `,${delta}),__chainsim_old())`, deleteTo: node.end, close: true, depth: around, seq: seq++ });
-        }
+        const valueUsed = !node.prefix && parent?.type !== "ExpressionStatement" && !(parent?.type === "ForStatement" && key === "update");
+        const text = valueUsed ? `__chainsim_old(${name}=__chainsim_post(${name},${delta}))` : `__chainsim_num(${name}=__chainsim_pre(${name},${delta}))`;
+        insertions.push({ pos: node.start, text, deleteTo: node.end, close: false, depth: around, seq: seq++ });
         break;
       }
       case "TemplateLiteral":
@@ -760,7 +755,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
       const at = isMethod ? parent!.start : node.start;
       if (node.async) refuse(source, at, `Async ${isMethod ? "method" : "function"} is not allowed in contracts: ${SYNC}`);
       if (node.generator) refuse(source, at, `Generator ${isMethod ? "method" : "function"} is not allowed in contracts: ${SYNC}`);
-      [childOwner, childBody] = enterFunction(node, inside, constructedObject(node, parent, isMethod, parent ? parents.get(parents.get(parent)!) : undefined));
+      [childOwner, childBody] = enterFunction(node, inside);
       functions.push(childOwner);
       bodies.push(childBody);
     } else if (LOOPS.has(node.type)) {
@@ -887,14 +882,18 @@ function isWriteTarget(parent: AnyNode | null, key: string, grandparent: AnyNode
  */
 const SMALL_INDEX = 8;
 /**
- * Whether a property written may make a number of a string: read and made one (`o.p++`, `o[k] -= y`), or
- * an element written (`t[0] = s`: a typed array's element is a number). It goes through __chainsim_member,
- * which charges a long string (not `super.p` or `o.#p`, which cannot).
+ * Whether a property written must be seen by __chainsim_member (docs/contracts.md §13), beyond one that may
+ * grow an object (mayGrow): read and made a number (`o.p++`, `o[k] -= y`, a long string charged); an
+ * element written with a value that is not a literal, or by destructuring or a for-in/of head (`t[0] = s`: a
+ * typed array's element makes a number of it); a function's `prototype` (the prototype chains of the objects
+ * it will construct are checked). Not `super.p` or `o.#p`, which cannot go through it.
  */
-function readAsNumber(node: AnyNode, parent: AnyNode | null | undefined): boolean {
-  if ((node.object as AnyNode).type === "Super" || (node.property as AnyNode).type === "PrivateIdentifier") return false;
+function mustSeeWrite(node: AnyNode, parent: AnyNode | null | undefined): boolean {
+  const property = node.property as AnyNode;
+  if ((node.object as AnyNode).type === "Super" || property.type === "PrivateIdentifier") return false;
+  if (!node.computed && property.type === "Identifier" && property.name === "prototype") return true;
   if (parent?.type === "UpdateExpression") return true;
-  if (parent?.type !== "AssignmentExpression") return false;
+  if (parent?.type !== "AssignmentExpression") return node.computed === true; // a pattern or a for-in/of head
   if (arithmeticAssignment(parent.operator as string) !== undefined) return true;
   return parent.operator === "=" && node.computed === true && (parent.right as AnyNode).type !== "Literal";
 }
@@ -903,18 +902,6 @@ function readAsNumber(node: AnyNode, parent: AnyNode | null | undefined): boolea
 function isProtoSetter(property: AnyNode): boolean {
   const key = property.key as AnyNode;
   return property.kind === "init" && !property.method && !property.shorthand && (key.type === "Identifier" ? key.name === "__proto__" : key.value === "__proto__");
-}
-
-/**
- * What a function's entry passes as the object it constructs (docs/contracts.md §13, prototype chains): a
- * plain function's `this` when called with `new` (its `prototype` can be any object), a base class
- * constructor's `this` (a derived one's comes from `super()`, checked there); "" for functions that construct nothing.
- */
-function constructedObject(fn: AnyNode, parent: AnyNode | null | undefined, isMethod: boolean, classNode: AnyNode | undefined): string {
-  if (fn.type === "ArrowFunctionExpression") return "";
-  if (!isMethod) return ",new.target&&this";
-  const baseConstructor = parent?.type === "MethodDefinition" && parent.kind === "constructor" && !classNode?.superClass;
-  return baseConstructor ? ",this" : "";
 }
 
 function mayGrow(node: AnyNode): boolean {

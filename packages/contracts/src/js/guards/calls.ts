@@ -64,10 +64,21 @@ export function installCallGuards(kit: GuardKit): void {
       // Only an absent newTarget means the target itself; an explicit undefined is refused, as in V8.
       if (typeof target !== "function") construct(target, []); // throws V8's own TypeError, before the list is read
       const args = argumentList(source);
-      // The new object's prototype comes from newTarget, which can be any constructor (docs/contracts.md §13).
-      return kit.made(withArguments(args, () => (rest.length === 0 ? construct(target, args) : construct(target, args, rest[0]!))));
+      if (rest.length > 0) prototypeOfNew(rest[0]);
+      return withArguments(args, () => (rest.length === 0 ? construct(target, args) : construct(target, args, rest[0]!)));
     },
   }).construct);
+
+  /**
+   * The prototype V8 will give an object constructed with `newTarget`, checked before any of the
+   * constructor's code runs (docs/contracts.md §13, prototype chains). A function's or class's own
+   * `prototype` was checked when set; a proxy's or a bound function's comes from a trap or a getter, read
+   * here and again by V8.
+   */
+  const prototypeOfNew = (newTarget: unknown) => {
+    if (typeof newTarget !== "function") return; // V8's TypeError
+    kit.linkUnder((newTarget as { prototype?: unknown }).prototype, 0);
+  };
 
   // ---- chains: V8 follows proxies and bound functions recursively, without contract frames -------------
   const deeper = (inner: unknown): number => {
@@ -100,8 +111,8 @@ export function installCallGuards(kit: GuardKit): void {
           if (trap === undefined || trap === null) {
             // What V8 does without the trap links objects as the guarded built-ins do (guards/kit.ts linkUnder).
             if (name === "setPrototypeOf" && kit.isObject(args[1])) kit.linkUnder(args[1], kit.isProxy(args[0]) ? 0 : kit.levelsBelow(args[0] as object));
-            const result = apply(fallback, undefined, args);
-            return name === "construct" ? kit.made(result) : result;
+            if (name === "construct") prototypeOfNew(args[2]);
+            return apply(fallback, undefined, args);
           }
           if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '#<Object>' is not a function`);
           if (name !== "ownKeys") return apply(trap, handler, args);

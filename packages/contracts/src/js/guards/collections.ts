@@ -79,6 +79,8 @@ export function installCollectionGuards(kit: GuardKit): void {
       if (speciesLength && resultChargesItself(target)) work(length);
       else makesElements(length);
       if (name === "map" || name === "filter" || name === "flatMap") callbacks(length, args);
+      // A typed array's species is a typed array: map's answers become numbers.
+      if (name === "map" && isTypedArray(target)) numberAnswers(args);
     });
   }
   // Methods that walk the receiver in place.
@@ -91,13 +93,15 @@ export function installCollectionGuards(kit: GuardKit): void {
       else callbacks(length, args);
     });
   }
-  arrayMethod("fill", (length, args) => {
+  arrayMethod("fill", (length, args, target) => {
     // Converted once, here, and given to V8 as numbers (a `valueOf` answers once).
     const start = args[1] === undefined ? 0 : (args[1] = integer(args[1]));
     const end = args[2] === undefined ? length : (args[2] = integer(args[2]));
     const from = start < 0 ? max(length + start, 0) : min(start, length);
     const to = end < 0 ? max(length + end, 0) : min(end, length);
     if (to > from) makesElements(to - from); // holes become elements
+    // A typed array makes a number of the value for each element it writes.
+    if (to > from && isTypedArray(target)) work((to - from) * kit.numberText(args[0]));
   });
   for (const name of ["sort", "toSorted"]) arrayMethod(name, (length, args, target) => sortCost(length, name === "toSorted", args, target));
   arrayMethod("push", (_length, args) => makesElements(args.length));
@@ -411,8 +415,14 @@ export function installCollectionGuards(kit: GuardKit): void {
   const propertyWrite = (receiver: unknown, key: unknown, value: unknown): unknown => {
     if (!kit.isObject(receiver)) return value;
     if (key === "length") return lengthWrite(receiver, value);
+    // A function's prototype is the prototype of every object it will construct (docs/contracts.md §13).
+    if (key === "prototype" && typeof receiver === "function") kit.linkUnder(value, 0);
     const index = kit.arrayIndex(key);
-    if (index >= 0) elementWrite(receiver, index);
+    if (index >= 0) {
+      elementWrite(receiver, index);
+      // A typed array's element makes a number of what it is given: a long string is read whole.
+      if (isTypedArray(receiver)) work(kit.numberText(value));
+    }
     return value;
   };
   kit.propertyWrite = propertyWrite;
@@ -429,8 +439,22 @@ export function installCollectionGuards(kit: GuardKit): void {
    */
   const numbers = (items: ArrayLike<unknown>, length: number) => {
     let text = 0;
-    for (let i = 0; i < length; i++) text += longText(items[i]);
+    for (let i = 0; i < length; i++) text += kit.numberText(items[i]);
     work(text);
+  };
+  /**
+   * A callback whose answers a typed array keeps (`map`): V8 makes a number of each, so an object's primitive
+   * is taken here (as V8 would, once) and a long string charged.
+   */
+  const numberAnswers = (args: unknown[]) => {
+    const callback = args[0];
+    if (typeof callback !== "function") return;
+    args[0] = function (this: unknown, ...values: unknown[]) {
+      const answer = apply(callback, this, values);
+      const primitive = kit.isObject(answer) ? kit.toPrimitive(answer, "number") : answer;
+      work(kit.numberText(primitive));
+      return primitive;
+    };
   };
   const typedMethod = (name: string | symbol, cost: (length: number, args: unknown[]) => void) =>
     charged(TypedArrayProto, name, (receiver, args) => cost(typedLength(receiver), args));
@@ -438,6 +462,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     typedMethod(name, (length, args) => {
       makesElements(length);
       if (name === "map" || name === "filter") callbacks(length, args);
+      if (name === "map") numberAnswers(args);
     });
   }
   for (const name of ["reverse", "copyWithin", "fill", "indexOf", "lastIndexOf", "includes", "find", "findIndex", "findLast", "findLastIndex", "every", "some", "forEach", "reduce", "reduceRight"]) {
@@ -663,7 +688,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     const descriptor = copyDescriptor(attributes);
     if (apply(hasOwn, descriptor, ["get"])) descriptor.get = accessor(descriptor.get);
     if (apply(hasOwn, descriptor, ["set"])) descriptor.set = accessor(descriptor.set);
-    if (key !== "length") propertyWrite(target, key, undefined);
+    if (key !== "length") propertyWrite(target, key, descriptor.value);
     else if (apply(hasOwn, descriptor, ["value"]) && arrayBehind(target) !== undefined) descriptor.value = lengthWrite(target, descriptor.value);
     return descriptor;
   };

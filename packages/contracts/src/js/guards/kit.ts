@@ -97,6 +97,14 @@ export interface GuardKit {
   LONG_TEXT: number;
   /** The length of a string longer than LONG_TEXT (comparing it costs that much); 0 for anything else. */
   longText(value: unknown): number;
+  /**
+   * What V8 reads to make a number of `value` when that is longer than LONG_TEXT: a string's length, or a
+   * String object's made by `new String` (V8 unwraps it natively); 0 for anything else (another object's
+   * conversion runs contract code, which charges itself).
+   */
+  numberText(value: unknown): number;
+  /** String objects made by `new String`. */
+  stringObjects: WeakSet<object>;
   /** The own keys a listing of `value` will produce, counted without listing where that could be large. */
   keyCount(value: unknown): number;
   /**
@@ -264,7 +272,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    */
   const NUMBER_TEXT = 4096;
   const integer = (value: unknown): number => {
-    if (typeof value === "string" && value.length > NUMBER_TEXT) work(value.length); // read whole to make a number
+    const length = numberText(value);
+    if (length > NUMBER_TEXT) work(length); // read whole to make a number
     const n = toNumber(value);
     if (n !== n) return 0;
     if (n === Infinity || n === -Infinity) return n;
@@ -403,6 +412,24 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     return { value: steady, length };
   };
 
+  /** A String object's text, without throwing for anything else (only an object with a fixed own `length` can be one). */
+  const stringObjectText = (value: object): string | undefined => {
+    const own = getOwnPropertyDescriptor(value, "length");
+    if (own === undefined || own.configurable !== false || own.writable !== false || typeof own.value !== "number") return undefined;
+    try {
+      return apply(stringValue, value, []) as string;
+    } catch {
+      return undefined; // not a String object
+    }
+  };
+  /** String objects made by `new String` (text.ts records them): known without looking at them. */
+  const stringObjects = new WeakSetCtor<object>();
+  const numberText = (value: unknown): number => {
+    if (typeof value === "string") return value.length > LONG_TEXT ? value.length : 0;
+    if (!isObject(value) || !apply(weakSetHas, stringObjects, [value])) return 0;
+    const length = (apply(stringValue, value, []) as string).length;
+    return length > LONG_TEXT ? length : 0;
+  };
   const keyCount = (value: unknown): number => {
     if (typeof value === "string") return value.length;
     if (!isObject(value)) return 0;
@@ -410,15 +437,9 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     if (chain?.target !== undefined) return keyCount(chain.target);
     if (isTypedArray(value)) return apply(typedLength, value, []) as number;
     if (isArray(value)) return (value as unknown[]).length;
-    // A String object lists its indices; only an object with a fixed own `length` can be one (no throw otherwise).
-    const own = getOwnPropertyDescriptor(value, "length");
-    if (own !== undefined && own.configurable === false && own.writable === false && typeof own.value === "number") {
-      try {
-        return (apply(stringValue, value, []) as string).length;
-      } catch {
-        // not a String object
-      }
-    }
+    // A String object lists its indices.
+    const text = stringObjectText(value);
+    if (text !== undefined) return text.length;
     // Every key of an ordinary object was paid for when it was made.
     return ownKeys(value).length;
   };
@@ -506,8 +527,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const argumentTexts = (args: unknown[]) => {
     let text = 0;
     for (let i = 0; i < args.length; i++) {
-      const arg = args[i];
-      if (typeof arg === "string" && arg.length > NUMBER_TEXT) text += arg.length;
+      const length = numberText(args[i]);
+      if (length > NUMBER_TEXT) text += length;
     }
     if (text > 0) work(text);
   };
@@ -630,6 +651,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     makesString,
     LONG_TEXT,
     longText,
+    numberText,
+    stringObjects,
     isObject,
     isProxy,
     toPrimitive,

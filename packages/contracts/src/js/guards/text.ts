@@ -36,6 +36,7 @@ export function installTextGuards(kit: GuardKit): void {
   const weakGet = WeakMap.prototype.get;
   const weakSet = WeakMap.prototype.set;
   const weakHas = WeakMap.prototype.has;
+  const weakSetAdd = WeakSet.prototype.add;
   const SetCtor = Set;
   const setHas = Set.prototype.has;
   const setAdd = Set.prototype.add;
@@ -289,7 +290,7 @@ export function installTextGuards(kit: GuardKit): void {
   /** Strings among `values` that V8 reads whole to make numbers of (about 0.7 ns a character). */
   const numberTexts = (values: unknown[]) => {
     let text = 0;
-    for (let i = 0; i < values.length; i++) text += kit.longText(values[i]);
+    for (let i = 0; i < values.length; i++) text += kit.numberText(values[i]);
     work(text);
   };
   for (const name of ["fromCharCode", "fromCodePoint"]) {
@@ -354,14 +355,15 @@ export function installTextGuards(kit: GuardKit): void {
    * About how many states V8's linear engine compiles `pattern` to (docs/contracts.md §13): each
    * character or range of a class one, a counted repetition `{m,n}` as many copies of what it repeats.
    * The engine runs every live state at each character scanned and keeps memory for each until the match
-   * ends (up to 60 bytes a state and character were measured), so runs and memory are charged by states, not by
-   * the pattern's length: `\S{1,16}` is 9 characters but about 180 states.
+   * ends (up to 60 bytes a state and character were measured, more with captures), so runs and memory are
+   * charged by states, not by the pattern's length: `\S{1,16}` is 9 characters but about 180 states.
    */
   const statesOf = (pattern: string, dotAll: boolean): number => {
     const outer = list<number>(); // per open group: the states of its closed alternatives and of the current one
     let alternatives = 0;
     let current = 0;
     let last = 0; // the states of the last atom, which a quantifier repeats
+    let captures = 0;
     for (let i = 0; i < pattern.length; i++) {
       const c = pattern[i]!;
       let atom = -1;
@@ -385,7 +387,11 @@ export function installTextGuards(kit: GuardKit): void {
         outer[outer.length] = current;
         alternatives = 0;
         current = 0;
-        if (pattern[i + 1] === "?") i += 2; // (?: and the like; a group name's letters count as characters
+        if (pattern[i + 1] !== "?") captures++;
+        else {
+          if (pattern[i + 2] === "<" && pattern[i + 3] !== "=" && pattern[i + 3] !== "!") captures++; // (?<name>
+          i += 2; // (?: and the like; a group name's letters count as characters
+        }
       } else if (c === ")") {
         const group = alternatives + current + 2;
         current = outer.length > 0 ? outer[outer.length - 1]! : 0;
@@ -421,7 +427,9 @@ export function installTextGuards(kit: GuardKit): void {
         last = atom;
       }
     }
-    return alternatives + current; // an unclosed group V8 refuses anyway
+    // Each thread of the engine copies two registers per capture at each fork: a pattern of 1,000 captures
+    // took 70 times the time and 35 times the memory per state (sixth review of 2026-11-26).
+    return (alternatives + current) * (1 + captures / 16); // an unclosed group V8 refuses anyway
   };
   /**
    * V8's linear-time engine scans about 40 ns per state and character here: a step per 64 characters scanned
@@ -693,7 +701,10 @@ export function installTextGuards(kit: GuardKit): void {
   const NativeString = global.String as StringConstructor;
   const GuardedString = function String(this: unknown, ...args: unknown[]) {
     if (args.length > 0 && typeof args[0] === "symbol" && new.target === undefined) symbolText(args[0]);
-    return new.target === undefined ? apply(NativeString, undefined, args) : construct(NativeString, args, new.target === GuardedString ? NativeString : new.target);
+    if (new.target === undefined) return apply(NativeString, undefined, args);
+    const made = construct(NativeString, args, new.target === GuardedString ? NativeString : new.target);
+    apply(weakSetAdd, kit.stringObjects, [made]);
+    return made;
   };
   kit.standIn("String", NativeString, GuardedString);
 }
