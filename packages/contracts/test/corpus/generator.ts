@@ -93,6 +93,19 @@ export const TEMPLATES: Record<string, (d: Draw) => string> = {
   "objects V8 keeps more of, as callbacks": (d) => `const d = new Array(${d.pick([100, 30000])}).fill(0); const keep = []; for (let i = 0; i < ${d.pick([1, 10, 100])}; i++) keep.push(d.map(${d.pick(["Error", "function () {}.bind", "Proxy.revocable.bind(null, {})", "String"])})); out.push(keep.length);`,
   "joins kept": (d) => `const a = new Array(${d.pick([10, 100000])}).fill("a"); const keep = []; for (let i = 0; i < ${d.pick([1, 50, 500])}; i++) keep.push(${d.pick(["a.join('')", "String.raw({ raw: a })"])}); out.push(keep.length);`,
   "long return value": (d) => `out.push("r".repeat(${d.pick([10, 100000, 300000])}).length); return "z".repeat(${d.pick([10, 200000, 300000])});`,
+  // The fifth and sixth reviews (2026-11-26): prototype chains, states of patterns, strings made numbers.
+  "prototype chains": (d) => {
+    const n = d.pick([10, 255, 256, 300, 5000]);
+    const link = d.pick(["last = Object.create(last);", "C = class extends C {}; last = C.prototype;", "F.prototype = last; last = new F();", "last = { __proto__: last };"]);
+    return `let last = {}; let C = class {}; function F() {} for (let i = 0; i < ${n}; i++) { ${link} } let k = 0; for (let i = 0; i < ${d.pick([1, 100, 5000])}; i++) k += ("" + last).length; out.push(k);`;
+  },
+  "patterns of many states": (d) => `const r = new RegExp(${d.pick(['"\\\\S{1,16}".repeat(10) + "x"', '"(a?)".repeat(300) + "x"', '"a?".repeat(500) + "b"', '"[a-z0-9]+$"'])}); let n = 0; for (let i = 0; i < ${d.pick([1, 10, 100])}; i++) n += r.test("a".repeat(${d.pick([50, 3000, 90000])})) ? 1 : 0; out.push(n);`,
+  "strings made numbers": (d) => {
+    const s = `"${d.pick(["1", " ", "0"])}".repeat(${d.pick([10, 5000, 1e6, 4e6])})`;
+    const use = d.pick(["n += S - 0;", "n += +S;", "let x = S; x++; n += x;", "t[0] = S; n += t[0];", "n += \"ab\".charAt(S).length;", "n += Number(S);", "[t[0]] = [S];", "n |= S << 1;"]);
+    return `const S = ${d.pick(["", "new String"])}(${s}); const t = new Float64Array(1); let n = 0; for (let i = 0; i < ${d.pick([1, 100, 3000])}; i++) { ${use} } out.push(String(n));`;
+  },
+  "arithmetic, ++ and compound assignments": (d) => `let x = ${d.pick(["5", '"7"', "{ valueOf() { return 3; } }", "null", "undefined"])}; const o = { p: ${d.pick(["1", '"2"', "[4]"])} }; let y = x++; y += ++x; o.p++; o.p *= 3; x -= o.p; out.push(JSON.stringify([x, y, o.p, -x, ~y, x ** 2, y % 7, x >>> 1]));`,
 };
 
 /**
