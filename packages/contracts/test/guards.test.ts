@@ -49,9 +49,9 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
   after(() => runtime.dispose());
 
   /** Runs `body` as a query; answers its value, or the failure. */
-  async function query(body: string): Promise<{ value?: unknown; failure?: ContractFailure; steps: number }> {
+  async function query(body: string, topLevel = ""): Promise<{ value?: unknown; failure?: ContractFailure; steps: number }> {
     const request: ExecutionRequest = {
-      code: `function init() {} function main() {} function query(input) { ${body} }`,
+      code: `${topLevel} function init() {} function main() {} function query(input) { ${body} }`,
       entry: "query",
       input: "",
       env: ENV,
@@ -210,6 +210,9 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["typed array elements written by destructuring and for-of", `const s = "1".repeat(1e6); const t = new Float64Array(1); for (let i = 0; i < 100; i++) { [t[0]] = [s]; ({ a: t[0] } = { a: s }); for (t[0] of [s]); } return "done"`, "Step exceeding limit"],
       ["typed array elements defined and assigned", `const s = "1".repeat(1e6); const t = new Float64Array(1); for (let i = 0; i < 100; i++) { Object.defineProperty(t, 0, { value: s }); Reflect.defineProperty(t, 0, { value: s }); Object.assign(t, { 0: s }); } return "done"`, "Step exceeding limit"],
       ["a typed array's map answering long numeric strings", `const s = "1".repeat(1e6); new Float64Array(300).map(() => s); return "done"`, "Step exceeding limit"],
+      // The seventh review (2026-11-26): V8 parses the throwing function again to word a TypeError about a call or a read.
+      ["TypeErrors caught in a function of 100 KB", `let n = 0; function pad() { ${"a;".repeat(50000)} } for (let i = 0; i < 300; i++) { try { n(); } catch (e) {} } return "caught"`, "Step exceeding limit"],
+      ["classes defined in a loop", `for (let i = 0; i < 3000; i++) (class {}); return "defined"`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
     ];
@@ -237,6 +240,8 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       // Arithmetic is instrumented (fifth review of 2026-11-26): the same values and messages as V8's.
       [`let x = 5, y = "3", o = { valueOf() { return 2 } }; const a = [x - y, x * o, -y, +y, ~o, x ** 2, 7 % 3, 1 << 3, -8 >> 1, -8 >>> 28, 6 & 3, 6 | 3, 6 ^ 3]; let i = 0; const b = [i++, i, ++i, i--, --i, i]; x -= 1; x *= o; const p = { q: "4", r: [1] }; p.q++; p.r[0] -= "2"; p.q **= 2; let u; u++; return JSON.stringify([a, b, x, p, u, -0 === 0, Object.is(-(0), -0)]);`, `[[2,10,-3,3,-3,25,1,8,-4,15,2,7,5],[0,1,2,2,0,0],8,{"q":25,"r":[-1]},null,true,true]`],
       [`const out = []; for (const f of [() => Symbol() - 1, () => -Symbol(), () => { let s = Symbol(); s++; }, () => ({ valueOf() { return {}; }, toString() { return {}; } }) * 2, () => { const c = 1; c++; }, () => { const c = 1; c -= 1; }]) { try { f(); out.push("ok"); } catch (e) { out.push(e.constructor.name + ": " + e.message); } } return out.join(" | ");`, "TypeError: Cannot convert a Symbol value to a number | TypeError: Cannot convert a Symbol value to a number | TypeError: Cannot convert a Symbol value to a number | TypeError: Cannot convert object to primitive value | TypeError: Assignment to constant variable. | TypeError: Assignment to constant variable."],
+      // The seventh review: the static block chainsim puts in a class stays out of V8's messages.
+      [`"use strict"; class C {} try { C.prototype = {}; } catch (e) { return e.message; }`, "Cannot assign to read only property 'prototype' of function 'class C {}'"],
       // The sixth review: automatic semicolons, parenthesised targets, a setter's failed update, a Symbol's order.
       ["let i = 0\ni++\nreturn String(i)", "1"],
       ["let a, b = 5, c = 1; a = b\n++c\nreturn String([a, c])", "5,2"],
@@ -319,6 +324,15 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       );
       expect(value).to.equal("256,true,1500,7,7,7,true");
     });
+  });
+
+  it("meters the top level: its straight-line code, and the TypeErrors it catches (seventh review of 2026-11-26)", async () => {
+    // Unmetered, 2,000 caught TypeErrors at the top level of a 40 KB contract each parsed it again: 0.5 to 12 s.
+    const { failure } = await query(`return "ran"`, `var n = 0; ${"try { n(); } catch (e) {} ".repeat(2000)}`);
+    expect([failure?.code, failure?.exception]).to.deep.equal([155, "Step exceeding limit"]);
+    const { value, steps } = await query(`return String(a)`, `var a = 0; ${"a = a + 1; ".repeat(1999)}`);
+    expect(value).to.equal("1999");
+    expect(steps).to.be.greaterThan(90); // 1 per 128 syntax nodes of the top level, beyond query's own
   });
 
   it("converts a size once: V8 gets the number that was charged (ArrayBuffer, resize, fill)", async () => {

@@ -166,6 +166,12 @@ function main() { return inner() + inner() + inner(); }`;
       expect(run(`var v = (function () { return 7; })();`).topLevel).to.equal(1);
     });
 
+    it("the top level pays its straight-line code: 1 step per 128 syntax nodes, no entry step (sixth review)", () => {
+      expect(run(`var a = 1;`).topLevel).to.equal(0);
+      // 1,999 statements of 6 nodes (statement, assignment, a, +, a, 1) and a declaration of 4: 93 steps.
+      expect(run(`var a = 0; ${"a = a + 1; ".repeat(1999)}`).topLevel).to.equal(Math.floor((1 + 4 + 6 * 1999) / 128));
+    });
+
     it("expression-bodied arrows, also returning object literals, and curried arrows", () => {
       expect(run(`var r = [1, 2, 3].map(x => x * 2);`, "r.join()")).to.deep.include({ topLevel: 3, result: "2,4,6" });
       const objects = run(`var o = [1, 2, 3].map((x) => ({ v: x }));`, "JSON.stringify(o)");

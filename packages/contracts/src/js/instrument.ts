@@ -547,7 +547,20 @@ function collect(source: string, program: AnyNode): Insertion[] {
   const functions: FunctionFrame[] = [];
   const bodies: Weighted[] = [];
   const parents = new Map<AnyNode, AnyNode>();
-  const stack: Frame[] = [{ node: program, parent: null, key: "", depth: 0, inParams: false, strict: hasUseStrict(program), owner: null, body: null }];
+  // The top level runs once per run, as a body does: its straight-line code pays 1 step per NODES_PER_STEP
+  // nodes and its weight (after its directives, which must stay first).
+  const topLevel: Weighted = { weight: 0, nodes: 0, texts: [] };
+  let lastDirective: AnyNode | undefined;
+  for (const statement of program.body as AnyNode[]) {
+    if (statement.type !== "ExpressionStatement" || typeof statement.directive !== "string") break;
+    lastDirective = statement;
+  }
+  const topEntry = lastDirective ? lastDirective.end : program.start;
+  const topPrefix = lastDirective && source.charCodeAt(lastDirective.end - 1) !== 0x3b /* ; */ ? ";" : "";
+  add(topEntry, `${topPrefix}__chainsim_step(${WEIGHT_PLACEHOLDER},${STEPS_PLACEHOLDER});`, false, 1);
+  topLevel.texts.push(insertions[insertions.length - 1]!);
+  bodies.push(topLevel);
+  const stack: Frame[] = [{ node: program, parent: null, key: "", depth: 0, inParams: false, strict: hasUseStrict(program), owner: null, body: topLevel }];
   while (stack.length > 0) {
     const { node, parent, key, depth, inParams, strict, owner, body } = stack.pop()!;
     // Insertion order keys: text around a node at depth k sorts at 2k, text inside it around its children at 2k + 1.
@@ -800,8 +813,10 @@ function collect(source: string, program: AnyNode): Insertion[] {
   for (const { slots, widestCall, texts } of functions) {
     for (const insertion of texts) insertion.text = insertion.text.replaceAll(FRAME_PLACEHOLDER, String(frameBytes(slots + widestCall)));
   }
-  for (const { weight, nodes, texts } of bodies) {
-    const steps = 1 + Math.floor(nodes / NODES_PER_STEP);
+  for (const body of bodies) {
+    const { weight, nodes, texts } = body;
+    // The top level has no entry step of its own (a run's steps are its entry point's), only its code's.
+    const steps = (body === topLevel ? 0 : 1) + Math.floor(nodes / NODES_PER_STEP);
     for (const insertion of texts) insertion.text = insertion.text.replaceAll(WEIGHT_PLACEHOLDER, String(weight)).replaceAll(STEPS_PLACEHOLDER, String(steps));
   }
   return insertions;

@@ -120,7 +120,7 @@ export class JsRuntime implements ContractRuntime {
     prepared.slot.request = request;
     let counted = false;
     try {
-      await prepared.begin.apply(undefined, [request.meter.limit - request.meter.used, JSON.stringify(request.env), request.readOnly]);
+      await prepared.begin.apply(undefined, [request.meter.limit - request.meter.used, JSON.stringify(request.env), request.readOnly, code.length]);
       let script: ivm.Script;
       try {
         script = await isolate.compileScript(code, { filename: "contract.js" });
