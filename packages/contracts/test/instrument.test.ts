@@ -110,6 +110,7 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     __chainsim_post: (x: any, delta: number) => (olds.push(+x), +x + delta),
     __chainsim_old: () => olds.pop(),
     __chainsim_num: (value: unknown) => value,
+    __chainsim_closing: (iterable: unknown) => iterable,
   };
   return { state, functions: METER_FUNCTIONS.map((name) => functions[name]) };
 }

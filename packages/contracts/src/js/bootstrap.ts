@@ -383,10 +383,49 @@ export function bootstrap(
     }
     return value;
   };
-  /** First statement of every catch block: a dead run stays dead; V8's own limits become guard trips. */
   /** Units per character of the contract's (instrumented) source, parsed again to word a TypeError. */
   const RENDER_UNITS = 32;
   let sourceLength = 0;
+  /**
+   * V8 words a TypeError about a call or a read ("o.f is not a function") by parsing the function that threw
+   * again, about 80 ns a character (seventh review of 2026-11-26): the contract's source is the bound.
+   */
+  const renderCharge = (error: object): void => {
+    if (error instanceof NativeTypeError && !madeByContract(error)) work(RENDER_UNITS * sourceLength);
+  };
+  /**
+   * A for-of's iterable (instrument.ts), and what built-ins iterate (kit.iterated): when a loop ends by an
+   * error, V8 closes a contract's iterator and drops an error its `return` throws (the loop's own wins), so
+   * no catch sees it (eighth review of 2026-11-26). Its `return` goes through here, which charges it.
+   * Strings, arrays, typed arrays, Sets and Maps pass untouched.
+   */
+  const closingIterator = (iterator: any): unknown => {
+    const next = iterator.next; // read once, as V8 does
+    if (typeof next !== "function") return iterator; // V8's own TypeError at the first step
+    const closing = setPrototypeOf({}, null) as Record<string, Function>;
+    closing.next = () => apply(next, iterator, []);
+    closing.return = () => {
+      const close = iterator.return;
+      if (close === undefined || close === null) return { done: true };
+      try {
+        return apply(close, iterator, []);
+      } catch (error) {
+        if (isObject(error)) renderCharge(error);
+        throw error;
+      }
+    };
+    return closing;
+  };
+  const closingIterable = (iterable: any): unknown => {
+    if (!isObject(iterable) || guards.iterationBound(iterable) > 0 || isArray(iterable)) return iterable;
+    const method = (iterable as Record<symbol, unknown>)[iteratorSymbol];
+    if (typeof method !== "function") return iterable; // V8's own "is not iterable"
+    const iterator = apply(method, iterable, []);
+    const once = setPrototypeOf({}, null) as Record<symbol, unknown>;
+    once[iteratorSymbol] = () => (isObject(iterator) ? closingIterator(iterator) : iterator);
+    return once;
+  };
+  /** First statement of every catch block: a dead run stays dead; V8's own limits become guard trips. */
   const caught = (error: unknown): void => {
     if (dead !== "") die(dead);
     if (error === null || typeof error !== "object") return;
@@ -396,9 +435,7 @@ export function bootstrap(
       reason = engineLimit(error);
       // Whatever its prototype (a contract can cut an error class's chain): every message V8 wrote.
       if (madeByContract(error)) return;
-      // V8 words a TypeError about a call or a read ("o.f is not a function") by parsing the function that
-      // threw again, about 80 ns a character (sixth review of 2026-11-26): the contract's source is the bound.
-      if (error instanceof NativeTypeError) work(RENDER_UNITS * sourceLength);
+      renderCharge(error);
       const own = getOwnPropertyDescriptor(error, "message");
       const message = own?.value;
       // V8 wrote it, copying a contract's values (a 4 MB key in "reading '…'"): a string made, charged here.
@@ -418,6 +455,7 @@ export function bootstrap(
 
   const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "" };
   const guards = guardInstallers[0]!(global, guardMeter, config.guards) as GuardKit;
+  guards.closing.iterator = closingIterator;
   for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);
   const regexp = guards.makeRegExp!;
   const engineLimit = guards.engineLimit!;
@@ -652,7 +690,7 @@ export function bootstrap(
     guards.linkUnder(proto, 0);
     return proto;
   };
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, classmade, protolink, ...arithmetic, pre, post, old, numericText];
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, classmade, protolink, ...arithmetic, pre, post, old, numericText, closingIterable];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {

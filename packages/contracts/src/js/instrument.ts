@@ -90,6 +90,7 @@ export const METER_FUNCTIONS = [
   "__chainsim_post",
   "__chainsim_old",
   "__chainsim_num",
+  "__chainsim_closing",
 ] as const;
 
 /** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
@@ -689,6 +690,10 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       case "ForInStatement":
         wrap(node.right, inside, "__chainsim_enumerated(");
+        break;
+      case "ForOfStatement":
+        // A contract's iterator is closed through chainsim when the loop ends early (bootstrap.ts closingIterable).
+        wrap(node.right, inside, "__chainsim_closing(");
         break;
       case "MemberExpression":
         if (isWriteTarget(parent, key, parent ? parents.get(parent) : undefined) && (mayGrow(node) || mustSeeWrite(node, parent))) memberWrite(node, around, inside, strict);

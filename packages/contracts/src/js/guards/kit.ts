@@ -135,6 +135,8 @@ export interface GuardKit {
   max(a: number, b: number): number;
   /** Counters the installers keep across calls; bootstrap.ts clears them when the contract's run starts. */
   runStarts: (() => void)[];
+  /** Set by bootstrap.ts: what V8 is handed in place of a contract's iterator, so that its `return` is seen. */
+  closing: { iterator?: (iterator: object) => unknown };
   /** Set by the installers for bootstrap.ts: */
   makeRegExp?: (source: string, flags: string) => RegExp;
   engineLimit?: (error: unknown) => string | undefined;
@@ -481,6 +483,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     if (isObject(iterator)) apply(weakSet, iteratorSources, [iterator, source]);
     return iterator;
   };
+  const closing: { iterator?: (iterator: object) => unknown } = setPrototypeOf({}, null);
   const iterated = (value: unknown): [unknown, number] | undefined => {
     if (value === null || value === undefined) return undefined;
     const method = (value as Record<symbol, unknown>)[iteratorSymbol];
@@ -490,7 +493,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     }
     const iterator = apply(method as Function, value, []);
     const once = setPrototypeOf({}, null) as Record<symbol, unknown>;
-    once[iteratorSymbol] = () => iterator;
+    const handed = isObject(iterator) && closing.iterator !== undefined ? closing.iterator(iterator) : iterator;
+    once[iteratorSymbol] = () => handed;
     return [once, iterationBound(iterator)];
   };
 
@@ -682,6 +686,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     chains,
     collections,
     sizeOf,
+    closing,
     runStarts: [() => (pendingUnits = 0)],
     min,
     max,
