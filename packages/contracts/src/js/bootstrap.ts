@@ -416,15 +416,8 @@ export function bootstrap(
     };
     return closing;
   };
-  const closingIterable = (iterable: any): unknown => {
-    if (!isObject(iterable) || guards.iterationBound(iterable) > 0 || isArray(iterable)) return iterable;
-    const method = (iterable as Record<symbol, unknown>)[iteratorSymbol];
-    if (typeof method !== "function") return iterable; // V8's own "is not iterable"
-    const iterator = apply(method, iterable, []);
-    const once = setPrototypeOf({}, null) as Record<symbol, unknown>;
-    once[iteratorSymbol] = () => (isObject(iterator) ? closingIterator(iterator) : iterator);
-    return once;
-  };
+  /** kit.iterated hands V8 the same iterator through closingIterator; V8's own errors where it answers nothing. */
+  const closingIterable = (iterable: unknown): unknown => guards.iterated(iterable)?.[0] ?? iterable;
   /** First statement of every catch block: a dead run stays dead; V8's own limits become guard trips. */
   const caught = (error: unknown): void => {
     if (dead !== "") die(dead);
@@ -611,7 +604,6 @@ export function bootstrap(
       if (object !== null && object !== undefined) {
         if (isObject(key)) key = toPropertyKey(key);
         value = propertyWrite(object, key, value);
-        // A typed array's element makes a number of what it is given (propertyWrite charges other routes).
         if (this.sloppy) {
           // A failed write is silent in sloppy code; a primitive's prototype may still hold a setter.
           apply(reflectSet, undefined, [isObject(object) ? object : toObject(object), key, value, object]);

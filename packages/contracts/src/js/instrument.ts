@@ -468,7 +468,10 @@ function collect(source: string, program: AnyNode): Insertion[] {
   const add = (pos: number, text: string, close: boolean, depth: number) => {
     insertions.push({ pos, text, close, depth, seq: seq++ });
   };
-  /** Where a block's entry code goes (after its directive prologue if asked), and `;` if ASI ended the prologue. */
+  /**
+   * Where a block's entry code goes (after its directive prologue if asked; a program's at its start, a `{`
+   * block's after the brace), and `;` if ASI ended the prologue.
+   */
   const blockEntry = (block: AnyNode, directives: boolean): { pos: number; prefix: string } => {
     if (directives) {
       let last: AnyNode | undefined;
@@ -479,7 +482,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
       // A directive ended by automatic semicolon insertion needs its semicolon before the inserted call.
       if (last) return { pos: last.end, prefix: source.charCodeAt(last.end - 1) !== 0x3b /* ; */ ? ";" : "" };
     }
-    return { pos: block.start + 1, prefix: "" };
+    return { pos: block.type === "Program" ? block.start : block.start + 1, prefix: "" };
   };
   /** `{ step(W); …` at a block's entry (loop bodies, static blocks); the block is weighted from here. */
   const enterBlock = (block: AnyNode, key: number, prefixText = ""): Weighted => {
@@ -551,14 +554,8 @@ function collect(source: string, program: AnyNode): Insertion[] {
   // The top level runs once per run, as a body does: its straight-line code pays 1 step per NODES_PER_STEP
   // nodes and its weight (after its directives, which must stay first).
   const topLevel: Weighted = { weight: 0, nodes: 0, texts: [] };
-  let lastDirective: AnyNode | undefined;
-  for (const statement of program.body as AnyNode[]) {
-    if (statement.type !== "ExpressionStatement" || typeof statement.directive !== "string") break;
-    lastDirective = statement;
-  }
-  const topEntry = lastDirective ? lastDirective.end : program.start;
-  const topPrefix = lastDirective && source.charCodeAt(lastDirective.end - 1) !== 0x3b /* ; */ ? ";" : "";
-  add(topEntry, `${topPrefix}__chainsim_step(${WEIGHT_PLACEHOLDER},${STEPS_PLACEHOLDER});`, false, 1);
+  const topEntry = blockEntry(program, true);
+  add(topEntry.pos, `${topEntry.prefix}__chainsim_step(${WEIGHT_PLACEHOLDER},${STEPS_PLACEHOLDER});`, false, 1);
   topLevel.texts.push(insertions[insertions.length - 1]!);
   bodies.push(topLevel);
   const stack: Frame[] = [{ node: program, parent: null, key: "", depth: 0, inParams: false, strict: hasUseStrict(program), owner: null, body: topLevel }];

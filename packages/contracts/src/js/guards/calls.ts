@@ -110,7 +110,7 @@ export function installCallGuards(kit: GuardKit): void {
           const trap = (handler as Record<string, unknown>)[name];
           if (trap === undefined || trap === null) {
             // What V8 does without the trap links objects as the guarded built-ins do (guards/kit.ts linkUnder).
-            if (name === "setPrototypeOf" && kit.isObject(args[1])) kit.linkUnder(args[1], kit.isProxy(args[0]) ? 0 : kit.levelsBelow(args[0] as object));
+            if (name === "setPrototypeOf") kit.relink(args[0], args[1]);
             if (name === "construct") prototypeOfNew(args[2]);
             return apply(fallback, undefined, args);
           }

@@ -136,15 +136,9 @@ export function installCollectionGuards(kit: GuardKit): void {
       work(text * log);
       // An object's text is known only once converted, at each comparison: the same order, charged there.
       if (objects) args[0] = textOrder;
-    } else if (typeof args[0] === "function") {
+    } else {
       // V8 makes a number of what the comparator answers: a long string would be read whole each time.
-      const compare = args[0];
-      args[0] = (x: unknown, y: unknown) => {
-        const answer = apply(compare, undefined, [x, y]);
-        const primitive = kit.isObject(answer) ? kit.toPrimitive(answer, "number") : answer;
-        work(longText(primitive));
-        return primitive;
-      };
+      numberAnswers(args);
     }
   }
   /** ECMAScript's SortCompare without a comparator (V8 sets undefined apart first), charging long texts. */
@@ -319,7 +313,7 @@ export function installCollectionGuards(kit: GuardKit): void {
         if (owner === TypedArray && typeof this === "function" && args[0] !== null && args[0] !== undefined) {
           // The values (or what the map function answers for each) become numbers: listed first, charged.
           const values = apply(guardedArrayFrom, undefined, [args[0], args[1], args[2]]) as unknown[];
-          numbers(values, values.length);
+          kit.numbersMade(values, values.length);
           return apply(original, this, [values]);
         }
         fromCost(args);
@@ -328,7 +322,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     }).method);
   }
   const guardedArrayFrom = global.Array.from as Function;
-  charged(TypedArray, "of", (_r, args) => numbers(args, args.length));
+  charged(TypedArray, "of", (_r, args) => kit.numbersMade(args, args.length));
 
   // ---- Array itself, and array lengths: V8 reserves what a length asks for at once ------------------
   // `new Array(n)` and a write making `length` larger make V8 allocate the new slots at once (80 MB for
@@ -434,17 +428,8 @@ export function installCollectionGuards(kit: GuardKit): void {
 
   // ---- typed arrays: their own length, never a property a contract could redefine ------------------
   /**
-   * V8 converts each of `length` values of `items` (a list it reads natively) to a number: a string's
-   * conversion reads all of it (about 0.7 ns a character: 3,000 of 4 Mi characters are 8 s in one call).
-   */
-  const numbers = (items: ArrayLike<unknown>, length: number) => {
-    let text = 0;
-    for (let i = 0; i < length; i++) text += kit.numberText(items[i]);
-    work(text);
-  };
-  /**
-   * A callback whose answers a typed array keeps (`map`): V8 makes a number of each, so an object's primitive
-   * is taken here (as V8 would, once) and a long string charged.
+   * A callback whose answers V8 makes numbers of (a typed array's `map`, a `sort` comparator): an object's
+   * primitive is taken here (as V8 would, once) and a long string charged.
    */
   const numberAnswers = (args: unknown[]) => {
     const callback = args[0];
@@ -479,7 +464,7 @@ export function installCollectionGuards(kit: GuardKit): void {
       else {
         const { value: items, length } = arrayLike(toObject(source));
         work(length);
-        if (isArray(items)) numbers(items as unknown[], length);
+        if (isArray(items)) kit.numbersMade(items as unknown[], length);
         from = items;
       }
       return apply(original, this, [from, offset]);
@@ -616,7 +601,7 @@ export function installCollectionGuards(kit: GuardKit): void {
       // V8 lists the values first (an iterable's, or an array-like's), then converts each to a number:
       // listed here by the guarded Array.from, so that each long string's conversion is charged.
       const values = apply(guardedArrayFrom, undefined, [first]) as unknown[];
-      numbers(values, values.length);
+      kit.numbersMade(values, values.length);
       args[0] = values;
       return values.length * perElement;
     });
@@ -739,12 +724,10 @@ export function installCollectionGuards(kit: GuardKit): void {
       return properties === undefined ? made : defineAll(made, properties);
     },
   }).create);
-  /** `target` gets `proto` as its prototype: everything under `target` moves under `proto`'s chain. */
   const relinking = (target: unknown, proto: unknown) => {
     if (!kit.isObject(proto)) return;
     work(LINK_UNITS);
-    // A proxy's own setPrototypeOf trap, or chainsim's forwarder without one, checks the object it changes.
-    if (kit.isObject(target) && !kit.isProxy(target)) kit.linkUnder(proto, kit.levelsBelow(target));
+    kit.relink(target, proto);
   };
   for (const owner of [global.Object, global.Reflect]) charged(owner, "setPrototypeOf", (_r, args) => relinking(args[0], args[1]));
   // The __proto__ setter links too (a built-in callback could call it once per element).

@@ -81,8 +81,6 @@ export interface GuardKit {
   linkUnder(parent: unknown, below: number): void;
   /** `child` was just made with the prototype it has: the same check (`below`: levels it will have under it). */
   made<T>(child: T, below?: number): T;
-  /** Levels of objects known to be under `value` (at least 1: an object may have instances no guard sees). */
-  levelsBelow(value: object): number;
   /** Units per element of reading `value`'s indices on V8's generic path (prototype lookups); 0 where direct. */
   lookupUnits(value: unknown): number;
   isTypedArray(value: unknown): boolean;
@@ -103,6 +101,10 @@ export interface GuardKit {
    * conversion runs contract code, which charges itself).
    */
   numberText(value: unknown): number;
+  /** V8 makes a number of each of the first `length` values of `items`: their numberText, charged. */
+  numbersMade(items: ArrayLike<unknown>, length: number): void;
+  /** `target` gets `proto` as its prototype: what is under `target` moves under `proto`'s chain, checked by linkUnder. */
+  relink(target: unknown, proto: unknown): void;
   /** String objects made by `new String`. */
   stringObjects: WeakSet<object>;
   /** The own keys a listing of `value` will produce, counted without listing where that could be large. */
@@ -339,9 +341,9 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    * The longest prototype chain a contract may make (docs/contracts.md §13): V8 walks a chain natively on
    * lookups its caches do not answer (conversions, `instanceof`, a missing key among many), about 30 ns a
    * prototype, so a chain of thousands would make each such step cost hundreds of steps' time. Every route
-   * that links an object to a prototype checks the chain (guards/collections.ts, guards/calls.ts, and the
-   * constructors, classes and `__proto__` literals instrument.ts marks). Joining chains is checked too:
-   * `heights` keeps how many levels each object is known to have under it.
+   * that links an object to a prototype checks the chain (guards/collections.ts, among them a function's
+   * `prototype` when it is set; guards/calls.ts; the classes and `__proto__` literals instrument.ts marks).
+   * Joining chains is checked too: `heights` keeps how many levels each object is known to have under it.
    */
   const CHAIN_LIMIT = 256;
   const CHAIN_EXCEEDED = "Prototype chain exceeding limit";
@@ -365,9 +367,15 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     }
     if (hops > 2) work(HOP_UNITS * hops);
   };
+  /** Levels of objects known to be under `value` (at least 1: an object may have instances no guard sees). */
   const levelsBelow = (value: object): number => {
     const known = apply(weakGet, heights, [value]) as number | undefined;
     return known !== undefined && known > 1 ? known : 1;
+  };
+  // A proxy's own move is its handler's: a trap moves what it moves through these routes, chainsim's
+  // forwarder (guards/calls.ts) moves the target.
+  const relink = (target: unknown, proto: unknown): void => {
+    if (isObject(proto) && isObject(target)) linkUnder(proto, isProxy(target) ? 0 : levelsBelow(target));
   };
   const made = <T>(child: T, below = 0): T => {
     if (isObject(child) && !isProxy(child)) linkUnder(getPrototypeOf(child), below);
@@ -431,6 +439,11 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     if (!isObject(value) || !apply(weakSetHas, stringObjects, [value])) return 0;
     const length = (apply(stringValue, value, []) as string).length;
     return length > LONG_TEXT ? length : 0;
+  };
+  const numbersMade = (items: ArrayLike<unknown>, length: number): void => {
+    let text = 0;
+    for (let i = 0; i < length; i++) text += numberText(items[i]);
+    work(text);
   };
   const keyCount = (value: unknown): number => {
     if (typeof value === "string") return value.length;
@@ -656,6 +669,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     LONG_TEXT,
     longText,
     numberText,
+    numbersMade,
     stringObjects,
     isObject,
     isProxy,
@@ -674,7 +688,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     chainDepth,
     linkUnder,
     made,
-    levelsBelow,
+    relink,
     lookupUnits,
     isTypedArray,
     keyCount,

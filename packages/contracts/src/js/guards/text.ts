@@ -287,15 +287,9 @@ export function installTextGuards(kit: GuardKit): void {
       },
     }).method);
   }
-  /** Strings among `values` that V8 reads whole to make numbers of (about 0.7 ns a character). */
-  const numberTexts = (values: unknown[]) => {
-    let text = 0;
-    for (let i = 0; i < values.length; i++) text += kit.numberText(values[i]);
-    work(text);
-  };
   for (const name of ["fromCharCode", "fromCodePoint"]) {
     charged(global.String, name, (_r, args) => {
-      numberTexts(args);
+      kit.numbersMade(args, args.length);
       makesString(2 * args.length);
     });
   }
@@ -303,7 +297,7 @@ export function installTextGuards(kit: GuardKit): void {
   // converted here, once, so that the text V8 reads is the one charged (fifth review of 2026-11-26).
   const numberArgument = (args: unknown[], hint: "number" | "string") => {
     if (args.length > 0) args[0] = kit.toPrimitive(args[0], hint);
-    numberTexts(args);
+    kit.numbersMade(args, args.length);
   };
   for (const owner of [global, global.Number]) {
     charged(owner, "parseFloat", (_r, args) => numberArgument(args, "string"));
