@@ -539,7 +539,12 @@ export function installTextGuards(kit: GuardKit): void {
   const MANY_DIGITS = 20;
   charged(global.Number.prototype, "toString", (_n, args) => args[0] !== undefined && args[0] !== 10 && work(limits.unit));
   for (const name of ["toFixed", "toPrecision", "toExponential"]) {
-    charged(global.Number.prototype, name, (_n, args) => args[0] !== undefined && !(toNumber(args[0]) <= MANY_DIGITS) && work(limits.unit));
+    charged(global.Number.prototype, name, (_n, args) => {
+      if (args[0] === undefined) return;
+      // Converted once, here: V8 gets the primitive, and a valueOf answers once.
+      args[0] = kit.toPrimitive(args[0], "number");
+      if (!(toNumber(args[0]) <= MANY_DIGITS)) work(limits.unit);
+    });
   }
   replace(RegExpProto, "compile", () => ({
     compile() {
