@@ -56,6 +56,15 @@ const HEAVY = {
   "a pattern of 100 captures": `const r = new RegExp("(a?)".repeat(100) + "x"); const s = "a".repeat(200); for (;;) r.test(s);`,
   "Array.prototype.fill of a typed array with a long numeric string": `const s = "1".repeat(1e5); const t = new Float64Array(100); for (;;) Array.prototype.fill.call(t, s);`,
   "writes far past the end, kept": `const keep = []; for (;;) { const o = {}; o[1023] = 0; o[2574] = 0; o[4900] = 0; keep.push(o); }`,
+  // The ninth review (2026-11-26): searches for long patterns, runs of marks, containers parsed, reservations.
+  "indexOf of a 1,000-unit pattern in 1 MB": `const s = "a".repeat(1e6); const p = "a".repeat(500) + "b" + "a".repeat(499); for (;;) s.indexOf(p);`,
+  "lastIndexOf of a 100-unit pattern in 1 MB": `const s = "a".repeat(1e6); const p = "a".repeat(99) + "b"; for (;;) s.lastIndexOf(p);`,
+  "normalize of runs of 1,000 marks": `const s = ("a" + "\\u0301\\u0323".repeat(500)).repeat(20); for (;;) s.normalize("NFC");`,
+  "normalize of 1 MB beyond Latin": `const s = "\\u4e2d\\u0301".repeat(5e5); for (;;) s.normalize("NFC");`,
+  "JSON.parse of 100,000 nested arrays": `const t = "[".repeat(1e5) + "]".repeat(1e5); for (;;) JSON.parse(t);`,
+  "JSON.parse of 100,000 empty objects": `const t = "[" + "{},".repeat(1e5) + "{}]"; for (;;) JSON.parse(t);`,
+  "resizable ArrayBuffers": `const o = { maxByteLength: 4096 }; for (;;) new ArrayBuffer(0, o);`,
+  "stack traces of a function with a 100,000-character name": `function f(n) { return n === 0 ? new Error("e") : f(n - 1); } Object.defineProperty(f, "name", { value: "x".repeat(1e5) }); for (;;) f(9).stack;`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };
 const host = { call: async (name) => (name === "getBalance" ? "1" : false) };

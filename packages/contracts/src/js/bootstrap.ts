@@ -714,13 +714,17 @@ export function bootstrap(
     return str(withoutMetering(`${title}: ${text}`));
   };
   const formatStack = (error: unknown, sites: any[]): string => {
-    let text = describeError(error);
+    const title = describeError(error);
+    let text = title;
     for (let i = 0; i < sites.length; i++) {
       const site = sites[i];
       if (site.getFileName() !== "contract.js") continue;
       const name = site.getFunctionName();
+      // A function's name is the contract's to set, to any string: the frames are a string made as well.
+      if (typeof name === "string" && text.length + name.length > config.maxStringLength) die(MEMORY_LIMIT);
       text += `\n    at ${site.isConstructor() ? "new " : ""}${name ? name : "<anonymous>"} (contract.js:${site.getLineNumber()})`;
     }
+    guards.makesString(text.length - title.length);
     return text;
   };
   defineProperty(NativeError, "prepareStackTrace", { value: formatStack, writable: false, enumerable: false, configurable: false });

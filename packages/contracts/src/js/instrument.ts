@@ -719,10 +719,11 @@ function collect(source: string, program: AnyNode): Insertion[] {
         const operate = arithmeticAssignment(node.operator);
         const left = node.left as AnyNode;
         const right = node.right as AnyNode;
-        if (operate && left.type === "Identifier") {
-          // `x -= y` becomes `x = f(x, y)`: a variable is read once either way.
+        const reread = operate && readAgain(left);
+        if (reread) {
+          // `x -= y` becomes `x = f(x, y)`: the target is read once either way.
           const at = operatorAt(source, left.end, right.start, node.operator);
-          insertions.push({ pos: at, text: `=${operate}(${left.name},`, deleteTo: at + node.operator.length, close: false, depth: inside, seq: seq++ });
+          insertions.push({ pos: at, text: `=${operate}(${reread},`, deleteTo: at + node.operator.length, close: false, depth: inside, seq: seq++ });
           add(node.end, ")", true, around);
         } else if (operate) {
           // A property is read through __chainsim_member (charged there); the right side is charged here.
@@ -740,11 +741,10 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       }
       case "UpdateExpression": {
-        const argument = node.argument as AnyNode;
-        if (argument.type !== "Identifier") break; // a property: through __chainsim_member
+        const name = readAgain(node.argument as AnyNode);
+        if (!name) break; // another property: through __chainsim_member
         // The whole expression is replaced (parentheses around the name included), by a call: text that
         // starts with a name keeps automatic semicolon insertion as it was (`i = 0\ni++`).
-        const name = argument.name as string;
         const delta = node.operator === "++" ? 1 : -1;
         const valueUsed = !node.prefix && parent?.type !== "ExpressionStatement" && !(parent?.type === "ForStatement" && key === "update");
         const text = valueUsed ? `__chainsim_old(${name}=__chainsim_post(${name},${delta}))` : `__chainsim_num(${name}=__chainsim_pre(${name},${delta}))`;
@@ -862,6 +862,21 @@ function collect(source: string, program: AnyNode): Insertion[] {
       add(block.end, "}", true, key);
     }
   }
+}
+
+/**
+ * The text of an update's target that can be read again without effects, so that `t -= y` can become
+ * `t = f(t, y)` and the conversion happen in chainsim's hands: a variable, and `this.#p` or `super.p`, which
+ * cannot go through __chainsim_member (docs/contracts.md §13). Undefined for any other target.
+ */
+function readAgain(target: AnyNode): string | undefined {
+  if (target.type === "Identifier") return target.name as string;
+  if (target.type !== "MemberExpression" || target.computed) return undefined;
+  const object = (target.object as AnyNode).type;
+  const property = target.property as AnyNode;
+  if (object === "ThisExpression" && property.type === "PrivateIdentifier") return `this.#${property.name}`;
+  if (object === "Super" && property.type === "Identifier") return `super.${property.name}`;
+  return undefined;
 }
 
 /** Whether a block (a program or a function body) starts with a "use strict" directive. */

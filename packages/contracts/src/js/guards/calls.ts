@@ -8,13 +8,10 @@ export function installCallGuards(kit: GuardKit): void {
   const { MEMORY_LIMIT, STACK_LIMIT } = kit;
   const apply = Reflect.apply;
   const construct = Reflect.construct;
-  const defineProperty = Object.defineProperty;
   const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
   const getPrototypeOf = Reflect.getPrototypeOf;
-  const setPrototypeOf = Object.setPrototypeOf;
-  const weakGet = WeakMap.prototype.get;
-  const weakSet = WeakMap.prototype.set;
-  const weakHas = WeakMap.prototype.has;
+  // collections.ts has replaced these by now: the kit's are the natives.
+  const { WeakMap: WeakMapCtor, WeakSet: WeakSetCtor, defineProperty, setPrototypeOf, isExtensible, weakMapGet: weakGet, weakMapSet: weakSet, weakMapHas: weakHas, weakSetAdd, weakSetHas } = kit.natives;
   const MAX_ARGUMENTS = 65536;
   /** Chains of proxies or bound functions deeper than this are refused (V8 walks them recursively). */
   const MAX_CHAIN = 64;
@@ -184,7 +181,7 @@ export function installCallGuards(kit: GuardKit): void {
   const BIND_BYTES = 512;
   const BIND_UNITS = 256;
   const hasInstanceSymbol = Symbol.hasInstance;
-  const boundOf = new WeakMap<object, Function>();
+  const boundOf = new WeakMapCtor<object, Function>();
   const isInstance = {
     [hasInstanceSymbol](this: unknown, value: unknown): boolean {
       const bound = kit.isObject(this) ? apply(weakGet, boundOf, [this]) : undefined;
@@ -221,12 +218,8 @@ export function installCallGuards(kit: GuardKit): void {
   // reach records what it makes; the natives stay out of reach (wrappers' prototypes and `constructor`s
   // point at wrappers). An engine error reaches a contract only through a catch, so the first catch that
   // sees it decides; a later catch (after the contract could have rewritten it) never counts it.
-  const WeakSetCtor = WeakSet;
   const made = new WeakSetCtor<object>();
   const seen = new WeakSetCtor<object>();
-  const weakSetAdd = WeakSetCtor.prototype.add;
-  const weakSetHas = WeakSetCtor.prototype.has;
-  const isExtensible = Object.isExtensible;
   const objectToString = Object.prototype.toString;
   const toStringTag = Symbol.toStringTag;
   const NativeRangeErrorProto = global.RangeError.prototype;

@@ -97,7 +97,7 @@ export interface GuardKit {
   longText(value: unknown): number;
   /**
    * What V8 reads to make a number of `value` when that is longer than LONG_TEXT: a string's length, or a
-   * String object's made by `new String` (V8 unwraps it natively); 0 for anything else (another object's
+   * String object's, however made (V8 unwraps it natively); 0 for anything else (another object's
    * conversion runs contract code, which charges itself).
    */
   numberText(value: unknown): number;
@@ -105,8 +105,6 @@ export interface GuardKit {
   numbersMade(items: ArrayLike<unknown>, length: number): void;
   /** `target` gets `proto` as its prototype: what is under `target` moves under `proto`'s chain, checked by linkUnder. */
   relink(target: unknown, proto: unknown): void;
-  /** String objects made by `new String`. */
-  stringObjects: WeakSet<object>;
   /** The own keys a listing of `value` will produce, counted without listing where that could be large. */
   keyCount(value: unknown): number;
   /**
@@ -131,6 +129,23 @@ export interface GuardKit {
   sizeOf(value: object): number | undefined;
   /** Every Set and Map made (recorded by their guarded constructors). */
   collections: WeakSet<object>;
+  /**
+   * Natives taken before any guard is installed: an installer that runs after another (calls.ts after
+   * collections.ts) would otherwise take the other's charged wrapper, which meters chainsim's own
+   * bookkeeping and shows its arguments to a contract's proxy traps.
+   */
+  natives: {
+    WeakMap: WeakMapConstructor;
+    WeakSet: WeakSetConstructor;
+    defineProperty: typeof Object.defineProperty;
+    setPrototypeOf: typeof Object.setPrototypeOf;
+    isExtensible: typeof Object.isExtensible;
+    weakMapGet: typeof WeakMap.prototype.get;
+    weakMapSet: typeof WeakMap.prototype.set;
+    weakMapHas: typeof WeakMap.prototype.has;
+    weakSetAdd: typeof WeakSet.prototype.add;
+    weakSetHas: typeof WeakSet.prototype.has;
+  };
   /** Proxies and bound functions a contract made, with their depth of chaining and the proxies' targets. */
   chains: WeakMap<object, { depth: number; target?: object }>;
   min(a: number, b: number): number;
@@ -432,13 +447,11 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
       return undefined; // not a String object
     }
   };
-  /** String objects made by `new String` (text.ts records them): known without looking at them. */
-  const stringObjects = new WeakSetCtor<object>();
   const numberText = (value: unknown): number => {
     if (typeof value === "string") return value.length > LONG_TEXT ? value.length : 0;
-    if (!isObject(value) || !apply(weakSetHas, stringObjects, [value])) return 0;
-    const length = (apply(stringValue, value, []) as string).length;
-    return length > LONG_TEXT ? length : 0;
+    // `new String(s)`, `Object(s)` and a sloppy function's `this` alike; a proxy never is one (and its traps must not run here).
+    const text = isObject(value) && !isProxy(value) ? stringObjectText(value) : undefined;
+    return text !== undefined && text.length > LONG_TEXT ? text.length : 0;
   };
   const numbersMade = (items: ArrayLike<unknown>, length: number): void => {
     let text = 0;
@@ -652,6 +665,18 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
 
   const MEMORY_LIMIT = "Memory exceeding limit";
   return {
+    natives: {
+      WeakMap: WeakMapCtor,
+      WeakSet: WeakSetCtor,
+      defineProperty,
+      setPrototypeOf,
+      isExtensible: Object.isExtensible,
+      weakMapGet: weakGet,
+      weakMapSet: weakSet,
+      weakMapHas: weakHas,
+      weakSetAdd: WeakSetCtor.prototype.add,
+      weakSetHas,
+    },
     named,
     notCallable,
     arrayIndex,
@@ -670,7 +695,6 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     longText,
     numberText,
     numbersMade,
-    stringObjects,
     isObject,
     isProxy,
     toPrimitive,

@@ -14,6 +14,7 @@ export function installTextGuards(kit: GuardKit): void {
   const stringIndexOf = String.prototype.indexOf;
   const charCodeAt = String.prototype.charCodeAt;
   const nativeNormalize = String.prototype.normalize;
+  const regExpExec = RegExp.prototype.exec;
   const nativeStringify = JSON.stringify;
   const toNumber = Number;
   const NativeRegExp = RegExp;
@@ -36,7 +37,6 @@ export function installTextGuards(kit: GuardKit): void {
   const weakGet = WeakMap.prototype.get;
   const weakSet = WeakMap.prototype.set;
   const weakHas = WeakMap.prototype.has;
-  const weakSetAdd = WeakSet.prototype.add;
   const SetCtor = Set;
   const setHas = Set.prototype.has;
   const setAdd = Set.prototype.add;
@@ -60,7 +60,7 @@ export function installTextGuards(kit: GuardKit): void {
    * (Reading one code unit, `charAt`/`charCodeAt`/`codePointAt`/`at`, costs the same whatever the length: V8
    * flattens a string made of pieces once, and making it was charged.)
    */
-  for (const name of ["indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "slice", "substring", "substr", "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "toUpperCase", "toLowerCase", "isWellFormed", "toWellFormed"]) {
+  for (const name of ["startsWith", "endsWith", "slice", "substring", "substr", "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "toUpperCase", "toLowerCase", "isWellFormed", "toWellFormed"]) {
     const copies = name === "trim" || name === "trimStart" || name === "trimEnd" || name === "trimLeft" || name === "trimRight" || name === "toUpperCase" || name === "toLowerCase" || name === "toWellFormed";
     replace(StringProto, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
@@ -73,13 +73,59 @@ export function installTextGuards(kit: GuardKit): void {
       },
     }).method);
   }
+  /**
+   * Searching for a string (docs/contracts.md §13, "What is charged"). V8 searches forwards in time linear in
+   * the text for patterns up to 250 code units (Boyer-Moore over the pattern's last 250), but compares a longer
+   * pattern's head naively at each position; it searches backwards (lastIndexOf) naively at each position.
+   * Measured here: about 1 ns a code unit searched, 0.4 ns a code unit compared naively.
+   */
+  const SEARCH_UNITS = 3;
+  const BOYER_MOORE_SPAN = 250;
+  const searchWork = (text: string, pattern: string, backwards: boolean) => {
+    const positions = text.length - pattern.length + 1;
+    const naive = backwards ? pattern.length : pattern.length - BOYER_MOORE_SPAN;
+    work(SEARCH_UNITS * text.length + (positions > 0 && naive > 0 ? (positions * naive) / 2 : 0));
+  };
+  for (const name of ["indexOf", "lastIndexOf", "includes"]) {
+    replace(StringProto, name, (original) => ({
+      method(this: unknown, ...args: unknown[]) {
+        const text = receiverText(this, name);
+        // The pattern converted once, here (after includes' regular-expression check, as V8 does it).
+        const pattern = args[0];
+        if (name === "includes" && isRegExp(pattern)) throw new TypeError(`First argument to String.prototype.includes must not be a regular expression`);
+        args[0] = toText(pattern);
+        searchWork(text, args[0] as string, name === "lastIndexOf");
+        return apply(original, text, args);
+      },
+    }).method);
+  }
   // Reading one code unit is not charged by size, but converts the receiver and the index: held like every guard.
   for (const name of ["at", "charAt", "charCodeAt", "codePointAt"]) kit.charged(StringProto, name, () => {});
+  /**
+   * Normalizing puts each run of combining marks in canonical order by insertion, in time that grows with
+   * the square of the run (about 0.2 ns × length², measured): 40,000 marks took 0.3 s in one call. Runs are
+   * found before V8 normalizes (about 15 ns a code unit, paid by text beyond Latin) and charged by their
+   * squares, whether or not their marks are out of order (docs/contracts.md §13).
+   */
+  const BEYOND_LATIN = /[^\0-\u02ff]/;
+  const MARK_RUN = /\p{M}{4,}/gu;
+  const MARK_SCAN_UNITS = 12;
+  const markRunWork = (text: string) => {
+    if (apply(regExpExec, BEYOND_LATIN, [text]) === null) return;
+    work(MARK_SCAN_UNITS * text.length);
+    MARK_RUN.lastIndex = 0;
+    let squares = 0;
+    for (let run = apply(regExpExec, MARK_RUN, [text]) as RegExpExecArray | null; run !== null; run = apply(regExpExec, MARK_RUN, [text]) as RegExpExecArray | null) {
+      squares += run[0]!.length * run[0]!.length;
+    }
+    work(squares / 4);
+  };
   replace(StringProto, "normalize", () => ({
     normalize(this: unknown, form?: unknown) {
       const text = receiverText(this, "normalize");
       const wanted = form === undefined ? "NFC" : toText(form);
-      work(text.length);
+      work(3 * text.length);
+      markRunWork(text);
       if (text.length * MAX_NORMALIZE_GROWTH > limits.maxStringLength) {
         // Decomposition works code point by code point and composition only shortens: the decomposed
         // length of the pieces bounds the result before V8 makes it.
@@ -266,7 +312,7 @@ export function installTextGuards(kit: GuardKit): void {
 
   // match, matchAll and search make a RegExp of a pattern given as a string with V8's own constructor, which
   // would backtrack: they get one from the guarded constructor (the linear-time engine) instead.
-  const patternSymbols: Record<string, symbol> = { match: Symbol.match, matchAll: Symbol.matchAll, search: Symbol.search, replace: Symbol.replace, replaceAll: Symbol.replace };
+  const patternSymbols: Record<string, symbol> = { match: Symbol.match, matchAll: Symbol.matchAll, search: Symbol.search, replace: Symbol.replace, replaceAll: Symbol.replace, split: Symbol.split };
   for (const name of ["split", "replace", "replaceAll", "match", "matchAll", "search"]) {
     const symbol = patternSymbols[name];
     const makesPattern = name !== "replace" && name !== "replaceAll" && name !== "split";
@@ -276,10 +322,26 @@ export function installTextGuards(kit: GuardKit): void {
         const text = receiverText(this, name);
         const pattern = args[0];
         const own = symbol !== undefined && pattern !== null && (typeof pattern === "object" || typeof pattern === "function") ? (pattern as Record<symbol, unknown>)[symbol] : undefined;
-        if (makesPattern && (own === undefined || own === null)) args[0] = makeRegExp(pattern, name === "matchAll" ? "g" : undefined);
+        const searches = own === undefined || own === null;
+        if (makesPattern && searches) args[0] = makeRegExp(pattern, name === "matchAll" ? "g" : undefined);
+        // split, replace and replaceAll search for a string: converted once, here, and charged as a search.
+        // What V8 would check or convert first is done first: replaceAll's global check, split's limit.
+        else if (searches && pattern !== undefined) {
+          if (name === "replaceAll" && isRegExp(pattern)) {
+            const flags = (pattern as { flags?: unknown }).flags;
+            if (flags === undefined || flags === null) throw new TypeError("String.prototype.replaceAll called on null or undefined");
+            if (apply(stringIndexOf, toText(flags), ["g"]) < 0) throw new TypeError("String.prototype.replaceAll called with a non-global RegExp argument");
+          }
+          if (name === "split" && args[1] !== undefined) {
+            args[1] = kit.toPrimitive(args[1], "number");
+            work(kit.numberText(args[1]));
+          }
+          args[0] = toText(pattern);
+        }
         // A pattern with its own Symbol.replace (a RegExp: guarded below) gets the replacement as given.
-        if (symbol === Symbol.replace && (own === undefined || own === null)) args[1] = boundedReplacer(text, args[1]);
-        work(text.length);
+        if (symbol === Symbol.replace && searches) args[1] = boundedReplacer(text, args[1]);
+        if (!makesPattern && searches && typeof args[0] === "string") searchWork(text, args[0], false);
+        else work(text.length);
         const result = apply(original, text, args);
         if (typeof result === "string") makesString(result.length);
         else if (isArray(result)) makesElements(result.length);
@@ -562,18 +624,28 @@ export function installTextGuards(kit: GuardKit): void {
       return apply(original, undefined, [source, reviver]);
     },
   }).method);
+  /**
+   * Each array or object V8 makes costs about 100–150 ns (measured: a million nested `[` took 0.15 s, a
+   * million `[]` 0.09 s), far more than its characters: counted before V8 parses (a pass over the text, a
+   * few ns a character) and charged per container.
+   */
+  const CONTAINER_UNITS = 150;
+  const JSON_TEXT_UNITS = 3;
   function parseCost(text: string, reviver: unknown) {
-    work(text.length);
+    let containers = 0;
+    let depth = 0;
+    let deepest = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = apply(charCodeAt, text, [i]) as number;
+      if (c === 0x5b || c === 0x7b) {
+        containers++;
+        if (++depth > deepest) deepest = depth;
+      } else if (c === 0x5d || c === 0x7d) depth--;
+    }
+    work(JSON_TEXT_UNITS * text.length + CONTAINER_UNITS * containers);
     meter.alloc(8 * text.length);
     // A reviver walks the result recursively in V8: refuse a nesting the stack model would not hold.
     if (typeof reviver === "function") {
-      let depth = 0;
-      let deepest = 0;
-      for (let i = 0; i < text.length; i++) {
-        const c = text[i];
-        if (c === "[" || c === "{") deepest = max(deepest, ++depth);
-        else if (c === "]" || c === "}") depth--;
-      }
       const token = meter.push(deepest * LEVEL_FRAME);
       meter.pop(token, undefined);
     }
@@ -701,9 +773,7 @@ export function installTextGuards(kit: GuardKit): void {
   const GuardedString = function String(this: unknown, ...args: unknown[]) {
     if (args.length > 0 && typeof args[0] === "symbol" && new.target === undefined) symbolText(args[0]);
     if (new.target === undefined) return apply(NativeString, undefined, args);
-    const made = construct(NativeString, args, new.target === GuardedString ? NativeString : new.target);
-    apply(weakSetAdd, kit.stringObjects, [made]);
-    return made;
+    return construct(NativeString, args, new.target === GuardedString ? NativeString : new.target);
   };
   kit.standIn("String", NativeString, GuardedString);
 }
