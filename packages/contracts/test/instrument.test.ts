@@ -87,6 +87,12 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
       set value(value: unknown) {
         object[key] = value;
       },
+      get numeric() {
+        return +object[key];
+      },
+      set numeric(value: unknown) {
+        object[key] = value;
+      },
     }),
     // Prototype chains are checked by the runtime (guards.test.ts); here each link is counted.
     __chainsim_classmade: () => void state.links++,

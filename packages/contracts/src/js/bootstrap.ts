@@ -595,8 +595,16 @@ export function bootstrap(
       private readonly sloppy: boolean,
     ) {}
     get value(): unknown {
-      // Read for `++`, `--` or a compound assignment, which may make it a number: a long string is charged.
+      // Read for a compound assignment, which may make it a number after its right side has run: a long
+      // string is charged, an object left for V8 to convert then.
       return numericText(this.object[this.key as PropertyKey]);
+    }
+    /** Read for `++` or `--`, which make it a number at once: converted here, in chainsim's hands. */
+    get numeric(): unknown {
+      return numeric(this.object[this.key as PropertyKey]);
+    }
+    set numeric(value: unknown) {
+      this.value = value;
     }
     set value(value: unknown) {
       const object = this.object;

@@ -832,7 +832,8 @@ function collect(source: string, program: AnyNode): Insertion[] {
     const object = node.object as AnyNode;
     const property = node.property as AnyNode;
     if (object.type === "Super") refuse(source, node.start, "Writing super[…] or super.length is not allowed in contracts: the write could not be metered");
-    const close = `${strict ? "" : ",1"}).value`;
+    // `++`/`--` read through `numeric`, which converts the value as V8 would at once (bootstrap.ts Member).
+    const close = `${strict ? "" : ",1"}).${parents.get(node)?.type === "UpdateExpression" ? "numeric" : "value"}`;
     add(node.start, "__chainsim_member(", false, around);
     const opener = operatorAt(source, object.end, property.start, node.computed ? "[" : ".");
     insertions.push({ pos: opener, text: ",", deleteTo: opener + 1, close: false, depth: inside, seq: seq++ });
