@@ -117,6 +117,7 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     __chainsim_old: () => olds.pop(),
     __chainsim_num: (value: unknown) => value,
     __chainsim_closing: (iterable: unknown) => iterable,
+    __chainsim_compound: (target: { value: unknown }, operate: (a: unknown, b: unknown) => unknown, right: () => unknown) => (target.value = operate(target.value, right())),
   };
   return { state, functions: METER_FUNCTIONS.map((name) => functions[name]) };
 }

@@ -595,9 +595,7 @@ export function bootstrap(
       private readonly sloppy: boolean,
     ) {}
     get value(): unknown {
-      // Read for a compound assignment, which may make it a number after its right side has run: a long
-      // string is charged, an object left for V8 to convert then.
-      return numericText(this.object[this.key as PropertyKey]);
+      return this.object[this.key as PropertyKey];
     }
     /** Read for `++` or `--`, which make it a number at once: converted here, in chainsim's hands. */
     get numeric(): unknown {
@@ -622,6 +620,16 @@ export function bootstrap(
     }
   }
   const member = (object: unknown, key: unknown, sloppy?: 1): Member => new Member(object, key, sloppy === 1);
+  /**
+   * `o[k] -= y` (instrument.ts): the property read, `y` evaluated, both converted by the arithmetic meter
+   * function (a long numeric string charged), the result written, as V8 orders them.
+   */
+  const compound = (target: Member, operate: (a: unknown, b: unknown) => unknown, right: () => unknown): unknown => {
+    const before = target.value;
+    const result = operate(before, right());
+    target.value = result;
+    return result;
+  };
 
   /**
    * A computed key of an object literal, converted here (V8 gets the string or symbol): an index from 8 may
@@ -690,7 +698,7 @@ export function bootstrap(
     guards.linkUnder(proto, 0);
     return proto;
   };
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, classmade, protolink, ...arithmetic, pre, post, old, numericText, closingIterable];
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, classmade, protolink, ...arithmetic, pre, post, old, numericText, closingIterable, compound];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {

@@ -91,6 +91,7 @@ export const METER_FUNCTIONS = [
   "__chainsim_old",
   "__chainsim_num",
   "__chainsim_closing",
+  "__chainsim_compound",
 ] as const;
 
 /** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
@@ -123,7 +124,7 @@ const ARITHMETIC: Record<string, string> = {
   ">>>": "__chainsim_ushr",
 };
 const UNARY: Record<string, string> = { "-": "__chainsim_neg", "+": "__chainsim_pos", "~": "__chainsim_bnot" };
-/** `x OP= y` for the arithmetic operators: `x = f(x, y)` for a variable, `y` charged for a property. */
+/** `x OP= y` for the arithmetic operators: `x = f(x, y)` for a variable, `compound(member(o, k), f, () => (y))` for a property. */
 const arithmeticAssignment = (operator: string): string | undefined => (operator.endsWith("=") ? ARITHMETIC[operator.slice(0, -1)] : undefined);
 
 /** 152 contract syntax error; 155 contract limit exceeded (here: code size, compat.md §8). */
@@ -725,8 +726,15 @@ function collect(source: string, program: AnyNode): Insertion[] {
           const at = operatorAt(source, left.end, right.start, node.operator);
           insertions.push({ pos: at, text: `=${operate}(${reread},`, deleteTo: at + node.operator.length, close: false, depth: inside, seq: seq++ });
           add(node.end, ")", true, around);
+        } else if (operate && left.type === "MemberExpression" && throughMember(left)) {
+          // `o[k] -= y` becomes `compound(member(o, k), f, () => (y))`: the property read, then `y`, then both
+          // converted in chainsim's hands, in V8's order (bootstrap.ts compound).
+          add(node.start, "__chainsim_compound(", false, around);
+          const at = operatorAt(source, left.end, right.start, node.operator);
+          insertions.push({ pos: at, text: `,${operate},()=>(`, deleteTo: at + node.operator.length, close: false, depth: inside, seq: seq++ });
+          add(node.end, "))", true, around);
         } else if (operate) {
-          // A property is read through __chainsim_member (charged there); the right side is charged here.
+          // `other.#p -= y`, `super[k] -= y`: only a primitive string on the right side is charged.
           wrap(right, inside, "__chainsim_num(");
         }
         break;
@@ -832,8 +840,11 @@ function collect(source: string, program: AnyNode): Insertion[] {
     const object = node.object as AnyNode;
     const property = node.property as AnyNode;
     if (object.type === "Super") refuse(source, node.start, "Writing super[…] or super.length is not allowed in contracts: the write could not be metered");
-    // `++`/`--` read through `numeric`, which converts the value as V8 would at once (bootstrap.ts Member).
-    const close = `${strict ? "" : ",1"}).${parents.get(node)?.type === "UpdateExpression" ? "numeric" : "value"}`;
+    // `++`/`--` read through `numeric`, which converts the value as V8 would at once (bootstrap.ts Member); an
+    // arithmetic compound assignment hands the Member itself to __chainsim_compound.
+    const parent = parents.get(node);
+    const accessor = parent?.type === "UpdateExpression" ? ".numeric" : parent?.type === "AssignmentExpression" && arithmeticAssignment(parent.operator as string) ? "" : ".value";
+    const close = `${strict ? "" : ",1"})${accessor}`;
     add(node.start, "__chainsim_member(", false, around);
     const opener = operatorAt(source, object.end, property.start, node.computed ? "[" : ".");
     insertions.push({ pos: opener, text: ",", deleteTo: opener + 1, close: false, depth: inside, seq: seq++ });
@@ -923,12 +934,17 @@ const SMALL_INDEX = 8;
  */
 function mustSeeWrite(node: AnyNode, parent: AnyNode | null | undefined): boolean {
   const property = node.property as AnyNode;
-  if ((node.object as AnyNode).type === "Super" || property.type === "PrivateIdentifier") return false;
+  if (!throughMember(node)) return false;
   if (!node.computed && property.type === "Identifier" && property.name === "prototype") return true;
   if (parent?.type === "UpdateExpression") return true;
   if (parent?.type !== "AssignmentExpression") return node.computed === true; // a pattern or a for-in/of head
   if (arithmeticAssignment(parent.operator as string) !== undefined) return true;
   return parent.operator === "=" && node.computed === true && (parent.right as AnyNode).type !== "Literal";
+}
+
+/** Whether a property can be read and written through __chainsim_member: not `super.p` or `o.#p`. */
+function throughMember(node: AnyNode): boolean {
+  return (node.object as AnyNode).type !== "Super" && (node.property as AnyNode).type !== "PrivateIdentifier";
 }
 
 /** `__proto__: value` in an object literal sets the new object's prototype (a computed or shorthand one does not). */

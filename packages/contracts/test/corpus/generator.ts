@@ -105,6 +105,7 @@ export const TEMPLATES: Record<string, (d: Draw) => string> = {
     const use = d.pick(["n += S - 0;", "n += +S;", "let x = S; x++; n += x;", "t[0] = S; n += t[0];", "n += \"ab\".charAt(S).length;", "n += Number(S);", "[t[0]] = [S];", "n |= S << 1;"]);
     return `const S = ${d.pick(["", "new String"])}(${s}); const t = new Float64Array(1); let n = 0; for (let i = 0; i < ${d.pick([1, 100, 3000])}; i++) { ${use} } out.push(String(n));`;
   },
+  "properties updated and given compound assignments from objects": (d) => `const log = []; const v = (r) => ({ valueOf() { log.push(r); return ${d.pick(["r", '"1".repeat(' + d.pick(["10", "5000", "200000"]) + ")", "String(r)"])}; } }); const o = { p: v(${d.int(0, 9)}), a: [v(2)] }; for (let i = 0; i < ${d.pick(["1", "40", "400"])}; i++) { o.p = v(i); o.p${d.pick(["++", "--", " -= v(3)", " *= 2", " **= 1"])}; o.a[0] ${d.pick(["-=", "|=", "/="])} v(i); } out.push(JSON.stringify([o.p, o.a[0], log.length]));`,
   "arithmetic, ++ and compound assignments": (d) => `let x = ${d.pick(["5", '"7"', "{ valueOf() { return 3; } }", "null", "undefined"])}; const o = { p: ${d.pick(["1", '"2"', "[4]"])} }; let y = x++; y += ++x; o.p++; o.p *= 3; x -= o.p; out.push(JSON.stringify([x, y, o.p, -x, ~y, x ** 2, y % 7, x >>> 1]));`,
 };
 
