@@ -63,6 +63,9 @@ const HEAVY = {
   "normalize of 1 MB beyond Latin": `const s = "\\u4e2d\\u0301".repeat(5e5); for (;;) s.normalize("NFC");`,
   "JSON.parse of 100,000 nested arrays": `const t = "[".repeat(1e5) + "]".repeat(1e5); for (;;) JSON.parse(t);`,
   "JSON.parse of 100,000 empty objects": `const t = "[" + "{},".repeat(1e5) + "{}]"; for (;;) JSON.parse(t);`,
+  // The tenth review (2026-11-26): patterns just past Boyer-Moore's 250, a letter NFKD makes a mark.
+  "indexOf of a 252-unit pattern whose head mismatches": `const s = "a".repeat(1e5); const p = "ab" + "a".repeat(250); for (;;) s.indexOf(p);`,
+  "normalize NFKD of runs of U+FF9E": `const s = ("a" + "\\u0301\\uFF9E".repeat(500)).repeat(20); for (;;) s.normalize("NFKD");`,
   "resizable ArrayBuffers": `const o = { maxByteLength: 4096 }; for (;;) new ArrayBuffer(0, o);`,
   "stack traces of a function with a 100,000-character name": `function f(n) { return n === 0 ? new Error("e") : f(n - 1); } Object.defineProperty(f, "name", { value: "x".repeat(1e5) }); for (;;) f(9).stack;`,
 };

@@ -735,7 +735,9 @@ export function bootstrap(
     for (let i = 0; i < sites.length; i++) {
       const site = sites[i];
       if (site.getFileName() !== "contract.js") continue;
-      const name = site.getFunctionName();
+      // V8 infers an anonymous function's name from what it is assigned to, which can be the write helper.
+      const inferred = site.getFunctionName();
+      const name = typeof inferred === "string" && apply(stringIndexOf, inferred, ["__chainsim"]) >= 0 ? null : inferred;
       // A function's name is the contract's to set, to any string: the frames are a string made as well.
       if (typeof name === "string" && text.length + name.length > config.maxStringLength) die(MEMORY_LIMIT);
       text += `\n    at ${site.isConstructor() ? "new " : ""}${name ? name : "<anonymous>"} (contract.js:${site.getLineNumber()})`;

@@ -559,6 +559,8 @@ export function installCollectionGuards(kit: GuardKit): void {
     const perElement = (Native as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1;
     const Guarded: Function = kit.named(name, (newTarget, _self, args) => {
       if (newTarget === undefined) throw new TypeError(`Constructor ${name} requires 'new'`);
+      // An offset or a length given as a long numeric string is read whole.
+      kit.numbersMade(args, args.length);
       const n = bytes(args, perElement);
       if (n > 0) {
         meter.alloc(n);
@@ -586,6 +588,7 @@ export function installCollectionGuards(kit: GuardKit): void {
    */
   const RESERVATION_SHARE = 1024;
   const RESERVATION_BYTES = 4096;
+  const MAX_RESERVATION = 2 ** 32;
   const bufferBytes = (args: unknown[]): number => {
     const length = byteCount(args);
     const options = args[1];
@@ -598,7 +601,10 @@ export function installCollectionGuards(kit: GuardKit): void {
     const max = integer(maxByteLength);
     args[1] = { maxByteLength: max };
     const reserved = max - length;
-    return reserved > 0 && max <= MAX_SAFE ? length + RESERVATION_BYTES + (reserved - (reserved % RESERVATION_SHARE)) / RESERVATION_SHARE : length;
+    // Beyond 4 GiB V8 throws its RangeError and reserves nothing.
+    if (reserved <= 0 || max > MAX_RESERVATION) return length;
+    meter.alloc((reserved - (reserved % RESERVATION_SHARE)) / RESERVATION_SHARE);
+    return length + RESERVATION_BYTES;
   };
   guardConstructor("ArrayBuffer", bufferBytes);
   charged(ArrayBuffer.prototype, "resize", (buffer, args) => {
@@ -629,6 +635,9 @@ export function installCollectionGuards(kit: GuardKit): void {
   }
 
   // A DataView's offsets and values are made numbers: held like every guard, long strings charged (kit.replace).
+  guardConstructor("DataView", () => 0);
+  // So are a typed array's `at` and `subarray` arguments.
+  for (const name of ["at", "subarray"]) charged(TypedArrayProto, name, () => {});
   if (typeof global.DataView === "function") {
     const DataViewProto = global.DataView.prototype;
     for (const type of ["Int8", "Uint8", "Int16", "Uint16", "Int32", "Uint32", "Float32", "Float64"]) {

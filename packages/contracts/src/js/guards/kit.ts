@@ -634,6 +634,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
         return { Float32Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Float32Array;
       case "Float64Array":
         return { Float64Array: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Float64Array;
+      case "DataView":
+        return { DataView: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.DataView;
       case "Error":
         return { Error: function (this: unknown, ...args: unknown[]) { return body(new.target, this, args); } }.Error;
       case "RangeError":

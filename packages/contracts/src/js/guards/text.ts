@@ -12,6 +12,7 @@ export function installTextGuards(kit: GuardKit): void {
   const objectKeys = Object.keys;
   const stringSlice = String.prototype.slice;
   const stringIndexOf = String.prototype.indexOf;
+  const stringStartsWith = String.prototype.startsWith;
   const charCodeAt = String.prototype.charCodeAt;
   const nativeNormalize = String.prototype.normalize;
   const regExpExec = RegExp.prototype.exec;
@@ -75,30 +76,80 @@ export function installTextGuards(kit: GuardKit): void {
   }
   /**
    * Searching for a string (docs/contracts.md §13, "What is charged"). V8 searches forwards in time linear in
-   * the text for patterns up to 250 code units (Boyer-Moore over the pattern's last 250), but compares a longer
-   * pattern's head naively at each position; it searches backwards (lastIndexOf) naively at each position.
-   * Measured here: about 1 ns a code unit searched, 0.4 ns a code unit compared naively.
+   * the text for patterns up to 250 code units (Boyer-Moore), but for a longer pattern compares its head at
+   * every alignment where its last 250 match, and searches backwards (lastIndexOf) naively at every position.
+   * So chainsim finds a long pattern itself, alignment by alignment (a native search for the last 250, then
+   * the head compared), and lastIndexOf's answer by searching forwards: each native call it makes is
+   * linear, and what is charged is what is done. Measured: about 1 ns a code unit passed, 130 ns a call.
    */
   const SEARCH_UNITS = 3;
   const BOYER_MOORE_SPAN = 250;
-  const searchWork = (text: string, pattern: string, backwards: boolean) => {
-    const positions = text.length - pattern.length + 1;
-    const naive = backwards ? pattern.length : pattern.length - BOYER_MOORE_SPAN;
-    work(SEARCH_UNITS * text.length + (positions > 0 && naive > 0 ? (positions * naive) / 2 : 0));
+  const ALIGNMENT_UNITS = 192;
+  /** The first index from `from` where `pattern` occurs in `text`, or -1, charged by what was passed. */
+  const searchFrom = (text: string, pattern: string, from: number): number => {
+    const head = pattern.length - BOYER_MOORE_SPAN;
+    if (head <= 0) {
+      const at = apply(stringIndexOf, text, [pattern, from]) as number;
+      work(SEARCH_UNITS * ((at < 0 ? text.length : at + pattern.length) - from));
+      return at;
+    }
+    const tail = apply(stringSlice, pattern, [head]) as string;
+    const start = apply(stringSlice, pattern, [0, head]) as string;
+    for (let next = from + head; ; next++) {
+      const at = apply(stringIndexOf, text, [tail, next]) as number;
+      work(SEARCH_UNITS * ((at < 0 ? text.length : at) - next) + ALIGNMENT_UNITS + head);
+      if (at < 0) return -1;
+      if (apply(stringStartsWith, text, [start, at - head])) return at - head;
+      next = at;
+    }
   };
-  for (const name of ["indexOf", "lastIndexOf", "includes"]) {
-    replace(StringProto, name, (original) => ({
-      method(this: unknown, ...args: unknown[]) {
-        const text = receiverText(this, name);
-        // The pattern converted once, here (after includes' regular-expression check, as V8 does it).
-        const pattern = args[0];
-        if (name === "includes" && isRegExp(pattern)) throw new TypeError(`First argument to String.prototype.includes must not be a regular expression`);
-        args[0] = toText(pattern);
-        searchWork(text, args[0] as string, name === "lastIndexOf");
-        return apply(original, text, args);
-      },
-    }).method);
-  }
+  /** How many times `pattern` occurs without overlap from `from` (split and replaceAll find them all), charged. */
+  const occurrences = (text: string, pattern: string): void => {
+    if (pattern.length <= BOYER_MOORE_SPAN) return work(SEARCH_UNITS * text.length);
+    for (let at = searchFrom(text, pattern, 0); at >= 0; at = searchFrom(text, pattern, at + pattern.length));
+  };
+  /** ToIntegerOrInfinity of a position, converted once here (V8 gets the number): a long string charged. */
+  const position = (value: unknown): number => {
+    const primitive = kit.toPrimitive(value, "number");
+    work(kit.numberText(primitive));
+    const n = toNumber(primitive);
+    return n !== n ? NaN : n === Infinity || n === -Infinity ? n : n - (n % 1);
+  };
+  const clamp = (n: number, length: number) => (n < 0 ? 0 : n > length ? length : n);
+  /** Patterns shorter than this are found backwards natively: V8 compares at most this many units a position. */
+  const SHORT_PATTERN = 16;
+  replace(StringProto, "indexOf", () => ({
+    indexOf(this: unknown, searchString: unknown, from?: unknown) {
+      const text = receiverText(this, "indexOf");
+      const pattern = toText(searchString);
+      const start = position(from);
+      return searchFrom(text, pattern, clamp(start !== start ? 0 : start, text.length));
+    },
+  }).indexOf);
+  replace(StringProto, "includes", () => ({
+    includes(this: unknown, searchString: unknown, from?: unknown) {
+      const text = receiverText(this, "includes");
+      if (isRegExp(searchString)) throw new TypeError("First argument to String.prototype.includes must not be a regular expression");
+      const pattern = toText(searchString);
+      const start = position(from);
+      return searchFrom(text, pattern, clamp(start !== start ? 0 : start, text.length)) >= 0;
+    },
+  }).includes);
+  replace(StringProto, "lastIndexOf", (original) => ({
+    lastIndexOf(this: unknown, searchString: unknown, from?: unknown) {
+      const text = receiverText(this, "lastIndexOf");
+      const pattern = toText(searchString);
+      const at = position(from);
+      const start = clamp(at !== at ? Infinity : at, text.length);
+      if (pattern.length < SHORT_PATTERN) {
+        work(SEARCH_UNITS * text.length + (pattern.length * (start + 1)) / 2);
+        return apply(original, text, [pattern, start]);
+      }
+      let found = -1;
+      for (let next = searchFrom(text, pattern, 0); next >= 0 && next <= start; next = searchFrom(text, pattern, next + 1)) found = next;
+      return found;
+    },
+  }).lastIndexOf);
   // Reading one code unit is not charged by size, but converts the receiver and the index: held like every guard.
   for (const name of ["at", "charAt", "charCodeAt", "codePointAt"]) kit.charged(StringProto, name, () => {});
   /**
@@ -108,7 +159,8 @@ export function installTextGuards(kit: GuardKit): void {
    * squares, whether or not their marks are out of order (docs/contracts.md §13).
    */
   const BEYOND_LATIN = /[^\0-\u02ff]/;
-  const MARK_RUN = /\p{M}{4,}/gu;
+  // U+FF9E and U+FF9F are letters that NFKC and NFKD make marks (U+3099, U+309A): the only such code points.
+  const MARK_RUN = /[\p{M}\uff9e\uff9f]{4,}/gu;
   const MARK_SCAN_UNITS = 12;
   const markRunWork = (text: string) => {
     if (apply(regExpExec, BEYOND_LATIN, [text]) === null) return;
@@ -310,38 +362,54 @@ export function installTextGuards(kit: GuardKit): void {
     return out;
   };
 
-  // match, matchAll and search make a RegExp of a pattern given as a string with V8's own constructor, which
-  // would backtrack: they get one from the guarded constructor (the linear-time engine) instead.
+  // ECMAScript's order for split, replace, replaceAll, match, matchAll and search: the pattern's own method
+  // (looked up once, also on a primitive's prototype) is called by chainsim, so that V8 never looks again and
+  // finds another answer. Without one, match, matchAll and search make a RegExp of the pattern with the
+  // guarded constructor (V8's own would backtrack); split, replace and replaceAll search for a string,
+  // converted once here and charged as a search.
   const patternSymbols: Record<string, symbol> = { match: Symbol.match, matchAll: Symbol.matchAll, search: Symbol.search, replace: Symbol.replace, replaceAll: Symbol.replace, split: Symbol.split };
+  /** replaceAll's and matchAll's check of a regular expression's flags, before its method is looked up. */
+  const globalOnly = (name: string, pattern: unknown) => {
+    if (!isRegExp(pattern)) return;
+    const flags = (pattern as { flags?: unknown }).flags;
+    if (flags === undefined || flags === null) {
+      throw new TypeError(name === "matchAll" ? "The .flags property of the argument to String.prototype.matchAll cannot be null or undefined" : "String.prototype.replaceAll called on null or undefined");
+    }
+    if ((apply(stringIndexOf, toText(flags), ["g"]) as number) < 0) throw new TypeError(`String.prototype.${name} called with a non-global RegExp argument`);
+  };
   for (const name of ["split", "replace", "replaceAll", "match", "matchAll", "search"]) {
-    const symbol = patternSymbols[name];
-    const makesPattern = name !== "replace" && name !== "replaceAll" && name !== "split";
+    const symbol = patternSymbols[name]!;
+    const makesPattern = name === "match" || name === "matchAll" || name === "search";
     replace(StringProto, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
-        // Converted once here: a receiver's toString must not answer the charge one text and V8 another.
-        const text = receiverText(this, name);
+        if (this === null || this === undefined) throw new TypeError(`String.prototype.${name} called on null or undefined`);
         const pattern = args[0];
-        const own = symbol !== undefined && pattern !== null && (typeof pattern === "object" || typeof pattern === "function") ? (pattern as Record<symbol, unknown>)[symbol] : undefined;
-        const searches = own === undefined || own === null;
-        if (makesPattern && searches) args[0] = makeRegExp(pattern, name === "matchAll" ? "g" : undefined);
-        // split, replace and replaceAll search for a string: converted once, here, and charged as a search.
-        // What V8 would check or convert first is done first: replaceAll's global check, split's limit.
-        else if (searches && pattern !== undefined) {
-          if (name === "replaceAll" && isRegExp(pattern)) {
-            const flags = (pattern as { flags?: unknown }).flags;
-            if (flags === undefined || flags === null) throw new TypeError("String.prototype.replaceAll called on null or undefined");
-            if (apply(stringIndexOf, toText(flags), ["g"]) < 0) throw new TypeError("String.prototype.replaceAll called with a non-global RegExp argument");
+        if (pattern !== undefined && pattern !== null) {
+          if (name === "replaceAll" || name === "matchAll") globalOnly(name, pattern);
+          const own = (pattern as Record<symbol, unknown>)[symbol];
+          if (own !== undefined && own !== null) {
+            if (typeof own !== "function") throw new TypeError(`${kit.notCallable(own)} is not a function`);
+            return apply(own, pattern, makesPattern ? [this] : [this, args[1]]);
           }
-          if (name === "split" && args[1] !== undefined) {
-            args[1] = kit.toPrimitive(args[1], "number");
-            work(kit.numberText(args[1]));
-          }
-          args[0] = toText(pattern);
         }
-        // A pattern with its own Symbol.replace (a RegExp: guarded below) gets the replacement as given.
-        if (symbol === Symbol.replace && searches) args[1] = boundedReplacer(text, args[1]);
-        if (!makesPattern && searches && typeof args[0] === "string") searchWork(text, args[0], false);
-        else work(text.length);
+        const text = receiverText(this, name);
+        if (makesPattern) {
+          args[0] = makeRegExp(pattern, name === "matchAll" ? "g" : undefined);
+          work(text.length);
+        } else {
+          // split's limit is converted before its separator.
+          if (name === "split" && args[1] !== undefined) {
+            const limit = kit.toPrimitive(args[1], "number");
+            work(kit.numberText(limit));
+            args[1] = toNumber(limit);
+          }
+          if (name !== "split" || pattern !== undefined) {
+            args[0] = toText(pattern);
+            if (name === "replace") searchFrom(text, args[0] as string, 0);
+            else occurrences(text, args[0] as string);
+          } else work(text.length);
+          if (name !== "split") args[1] = boundedReplacer(text, args[1]);
+        }
         const result = apply(original, text, args);
         if (typeof result === "string") makesString(result.length);
         else if (isArray(result)) makesElements(result.length);
@@ -499,6 +567,7 @@ export function installTextGuards(kit: GuardKit): void {
     const states = (apply(weakGet, patternStates, [regexp]) as number | undefined) ?? 0;
     const factor = 1 + states / 4;
     const from = getOwnPropertyDescriptor(regexp, "lastIndex")?.value;
+    work(kit.numberText(from)); // V8 makes a number of it
     const length = typeof input === "string" ? input.length : 0;
     const scanned = typeof from === "number" && from > 0 && from < length ? length - from : length;
     const steps = (scanned * factor) / 64;
@@ -635,9 +704,15 @@ export function installTextGuards(kit: GuardKit): void {
     let containers = 0;
     let depth = 0;
     let deepest = 0;
+    let inString = false;
     for (let i = 0; i < text.length; i++) {
       const c = apply(charCodeAt, text, [i]) as number;
-      if (c === 0x5b || c === 0x7b) {
+      // Brackets inside a string literal make nothing (a backslash escapes the next character).
+      if (inString) {
+        if (c === 0x5c) i++;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x5b || c === 0x7b) {
         containers++;
         if (++depth > deepest) deepest = depth;
       } else if (c === 0x5d || c === 0x7d) depth--;
