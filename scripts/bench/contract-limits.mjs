@@ -66,6 +66,8 @@ const HEAVY = {
   // The tenth review (2026-11-26): patterns just past Boyer-Moore's 250, a letter NFKD makes a mark.
   "indexOf of a 252-unit pattern whose head mismatches": `const s = "a".repeat(1e5); const p = "ab" + "a".repeat(250); for (;;) s.indexOf(p);`,
   "normalize NFKD of runs of U+FF9E": `const s = ("a" + "\\u0301\\uFF9E".repeat(500)).repeat(20); for (;;) s.normalize("NFKD");`,
+  // The eleventh review (2026-11-26): a template read whole for each match.
+  "a template of 50,000 $ sequences": `const t = "$1".repeat(5e4); for (;;) "a".replace("a", t);`,
   "resizable ArrayBuffers": `const o = { maxByteLength: 4096 }; for (;;) new ArrayBuffer(0, o);`,
   "stack traces of a function with a 100,000-character name": `function f(n) { return n === 0 ? new Error("e") : f(n - 1); } Object.defineProperty(f, "name", { value: "x".repeat(1e5) }); for (;;) f(9).stack;`,
 };

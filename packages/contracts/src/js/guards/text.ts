@@ -268,17 +268,25 @@ export function installTextGuards(kit: GuardKit): void {
   // A replacement template (`$&`, `` $` ``, `$'`, `$1`) can make each match as long as the whole input, and
   // a replacer function can return a long string for every match: the result is built through a function
   // that keeps its running length under the string cap, so V8 never makes what the cap refuses.
+  const DOLLAR_UNITS = 64;
   const boundedReplacer = (input: string, replaceValue: unknown): unknown => {
     const functional = typeof replaceValue === "function";
     const template = functional ? "" : toText(replaceValue);
     // A template without `$` adds a fixed length per match; when even the most matches cannot pass the cap,
     // V8 replaces natively.
     if (!functional && (apply(stringIndexOf, template, ["$"]) as number) < 0 && input.length + (input.length + 1) * template.length <= limits.maxStringLength) return template;
+    // Expanding a template reads it whole for each match, whatever it makes: up to about 250 ns a `$` sequence
+    // (eleventh review of 2026-11-26), charged before each expansion.
+    let dollars = 0;
+    for (let at = apply(stringIndexOf, template, ["$"]) as number; at >= 0; at = apply(stringIndexOf, template, ["$", at + 1]) as number) dollars++;
+    work(DOLLAR_UNITS * dollars);
+    const expansion = template.length + DOLLAR_UNITS * dollars;
     let added = 0;
     let removed = 0;
     let calls = 0;
     return function (this: unknown, ...args: unknown[]) {
       if (++calls % 64 === 0) meter.charge(1);
+      work(expansion);
       const matched = args[0] as string;
       const text = functional ? toText(apply(replaceValue as Function, undefined, args)) : substitute(template, args);
       added += text.length;
@@ -362,6 +370,28 @@ export function installTextGuards(kit: GuardKit): void {
     return out;
   };
 
+  /**
+   * ECMAScript's replace and replaceAll of a string, done here: V8's would look the pattern's method up again
+   * on String.prototype, where a contract's getter could answer a method and be handed chainsim's replacer.
+   * Every position is found first (charged by searchFrom), then each replacement made, as the spec orders it.
+   */
+  const replaceString = (text: string, search: string, replaceValue: unknown, all: boolean): string => {
+    const replacer = boundedReplacer(text, replaceValue);
+    const positions = list<number>();
+    const advance = search.length > 0 ? search.length : 1;
+    for (let at = searchFrom(text, search, 0); at >= 0; at = all && at + advance <= text.length ? searchFrom(text, search, at + advance) : -1) positions[positions.length] = at;
+    let result = "";
+    let end = 0;
+    for (let i = 0; i < positions.length; i++) {
+      const at = positions[i]!;
+      const replacement = typeof replacer === "function" ? (replacer(search, at, text) as string) : (replacer as string);
+      result += apply(stringSlice, text, [end, at]) + replacement;
+      end = at + search.length;
+    }
+    if (end < text.length) result += apply(stringSlice, text, [end]);
+    makesString(result.length);
+    return result;
+  };
   // ECMAScript's order for split, replace, replaceAll, match, matchAll and search: the pattern's own method
   // (looked up once, also on a primitive's prototype) is called by chainsim, so that V8 never looks again and
   // finds another answer. Without one, match, matchAll and search make a RegExp of the pattern with the
@@ -403,12 +433,11 @@ export function installTextGuards(kit: GuardKit): void {
             work(kit.numberText(limit));
             args[1] = toNumber(limit);
           }
-          if (name !== "split" || pattern !== undefined) {
+          if (name !== "split") return replaceString(text, toText(pattern), args[1], name === "replaceAll");
+          if (pattern !== undefined) {
             args[0] = toText(pattern);
-            if (name === "replace") searchFrom(text, args[0] as string, 0);
-            else occurrences(text, args[0] as string);
+            occurrences(text, args[0] as string);
           } else work(text.length);
-          if (name !== "split") args[1] = boundedReplacer(text, args[1]);
         }
         const result = apply(original, text, args);
         if (typeof result === "string") makesString(result.length);
