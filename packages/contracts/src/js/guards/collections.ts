@@ -435,10 +435,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     const callback = args[0];
     if (typeof callback !== "function") return;
     args[0] = function (this: unknown, ...values: unknown[]) {
-      const answer = apply(callback, this, values);
-      const primitive = kit.isObject(answer) ? kit.toPrimitive(answer, "number") : answer;
-      work(kit.numberText(primitive));
-      return primitive;
+      return kit.numberPrimitive(apply(callback, this, values));
     };
   };
   const typedMethod = (name: string | symbol, cost: (length: number, args: unknown[]) => void) =>

@@ -103,6 +103,8 @@ export interface GuardKit {
   numberText(value: unknown): number;
   /** V8 makes a number of each of the first `length` values of `items`: their numberText, charged. */
   numbersMade(items: ArrayLike<unknown>, length: number): void;
+  /** The primitive V8 makes a number of (ToPrimitive, hint number: a `valueOf` runs once, here), a long string charged. */
+  numberPrimitive(value: unknown): unknown;
   /** `target` gets `proto` as its prototype: what is under `target` moves under `proto`'s chain, checked by linkUnder. */
   relink(target: unknown, proto: unknown): void;
   /** The own keys a listing of `value` will produce, counted without listing where that could be large. */
@@ -453,6 +455,11 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     const text = isObject(value) && !isProxy(value) ? stringObjectText(value) : undefined;
     return text !== undefined && text.length > LONG_TEXT ? text.length : 0;
   };
+  const numberPrimitive = (value: unknown): unknown => {
+    const primitive = toPrimitive(value, "number");
+    work(numberText(primitive));
+    return primitive;
+  };
   const numbersMade = (items: ArrayLike<unknown>, length: number): void => {
     let text = 0;
     for (let i = 0; i < length; i++) text += numberText(items[i]);
@@ -697,6 +704,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     longText,
     numberText,
     numbersMade,
+    numberPrimitive,
     isObject,
     isProxy,
     toPrimitive,

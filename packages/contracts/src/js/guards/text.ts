@@ -115,31 +115,30 @@ export function installTextGuards(kit: GuardKit): void {
     if (pattern.length === 0) return work(SEARCH_UNITS * text.length + EMPTY_MATCH_UNITS * (text.length + 1));
     for (let at = searchFrom(text, pattern, 0); at >= 0; at = searchFrom(text, pattern, at + pattern.length)) work(MATCH_UNITS);
   };
-  /** ToIntegerOrInfinity of a position, converted once here (V8 gets the number): a long string charged. */
+  /** ToIntegerOrInfinity of a position, but NaN kept (lastIndexOf reads it as +∞): converted once, here. */
   const position = (value: unknown): number => {
-    const primitive = kit.toPrimitive(value, "number");
-    work(kit.numberText(primitive));
-    const n = toNumber(primitive);
+    const n = toNumber(kit.numberPrimitive(value));
     return n !== n ? NaN : n === Infinity || n === -Infinity ? n : n - (n % 1);
   };
   const clamp = (n: number, length: number) => (n < 0 ? 0 : n > length ? length : n);
   /** Patterns shorter than this are found backwards natively: V8 compares at most this many units a position. */
   const SHORT_PATTERN = 16;
+  /** indexOf's answer, in ECMAScript's order of conversions (the receiver was converted by the caller). */
+  const firstIndex = (text: string, searchString: unknown, from: unknown): number => {
+    const pattern = toText(searchString);
+    const start = position(from);
+    return searchFrom(text, pattern, clamp(start !== start ? 0 : start, text.length));
+  };
   replace(StringProto, "indexOf", () => ({
     indexOf(this: unknown, searchString: unknown, from?: unknown) {
-      const text = receiverText(this, "indexOf");
-      const pattern = toText(searchString);
-      const start = position(from);
-      return searchFrom(text, pattern, clamp(start !== start ? 0 : start, text.length));
+      return firstIndex(receiverText(this, "indexOf"), searchString, from);
     },
   }).indexOf);
   replace(StringProto, "includes", () => ({
     includes(this: unknown, searchString: unknown, from?: unknown) {
       const text = receiverText(this, "includes");
       if (isRegExp(searchString)) throw new TypeError("First argument to String.prototype.includes must not be a regular expression");
-      const pattern = toText(searchString);
-      const start = position(from);
-      return searchFrom(text, pattern, clamp(start !== start ? 0 : start, text.length)) >= 0;
+      return firstIndex(text, searchString, from) >= 0;
     },
   }).includes);
   replace(StringProto, "lastIndexOf", (original) => ({
@@ -277,7 +276,7 @@ export function installTextGuards(kit: GuardKit): void {
   // that keeps its running length under the string cap, so V8 never makes what the cap refuses.
   const DOLLAR_UNITS = 64;
   const MATCH_BYTES = 48;
-  const boundedReplacer = (input: string, replaceValue: unknown): unknown => {
+  const boundedReplacer = (input: string, replaceValue: unknown): string | ((...args: unknown[]) => string) => {
     const functional = typeof replaceValue === "function";
     const template = functional ? "" : toText(replaceValue);
     // A template without `$` adds a fixed length per match; when even the most matches cannot pass the cap,
@@ -406,8 +405,7 @@ export function installTextGuards(kit: GuardKit): void {
     let end = 0;
     for (let i = 0; i < positions.length; i++) {
       const at = positions[i]!;
-      const replacement = typeof replacer === "function" ? (replacer(search, at, text) as string) : (replacer as string);
-      result += apply(stringSlice, text, [end, at]) + replacement;
+      result += apply(stringSlice, text, [end, at]) + replacer(search, at, text);
       end = at + search.length;
     }
     if (end < text.length) result += apply(stringSlice, text, [end]);
@@ -450,11 +448,7 @@ export function installTextGuards(kit: GuardKit): void {
           work(text.length);
         } else {
           // split's limit is converted before its separator.
-          if (name === "split" && args[1] !== undefined) {
-            const limit = kit.toPrimitive(args[1], "number");
-            work(kit.numberText(limit));
-            args[1] = toNumber(limit);
-          }
+          if (name === "split" && args[1] !== undefined) args[1] = toNumber(kit.numberPrimitive(args[1]));
           if (name !== "split") return replaceString(text, toText(pattern), args[1], name === "replaceAll", original);
           if (pattern !== undefined) {
             args[0] = toText(pattern);
