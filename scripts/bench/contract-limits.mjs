@@ -70,6 +70,10 @@ const HEAVY = {
   "a template of 50,000 $ sequences": `const t = "$1".repeat(5e4); for (;;) "a".replace("a", t);`,
   "resizable ArrayBuffers": `const o = { maxByteLength: 4096 }; for (;;) new ArrayBuffer(0, o);`,
   "stack traces of a function with a 100,000-character name": `function f(n) { return n === 0 ? new Error("e") : f(n - 1); } Object.defineProperty(f, "name", { value: "x".repeat(1e5) }); for (;;) f(9).stack;`,
+  // The tenth review (2026-11-26): keys over 16,383 code units, hashed by their length alone.
+  "distinct keys of 16,400 code units written": `const B = "x".repeat(16400) + "y".repeat(3000); const o = {}; for (let i = 0; ; i++) o[B.slice(i, i + 16400)] = i;`,
+  "distinct keys of 16,400 code units read, two-byte": `const B = "\u0100".repeat(16400) + "y".repeat(3000); const o = {}; for (let i = 0; ; i++) o[B.slice(i, i + 16400)];`,
+  "keys of 16,300 code units made by a native": `const o = { [Symbol.toStringTag]: "x".repeat(16300) }; const m = {}; for (;;) m[Object.prototype.toString.call(o)];`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };
 const host = { call: async (name) => (name === "getBalance" ? "1" : false) };

@@ -43,6 +43,20 @@ const lengthRoutes: [string, string][] = [
   ["a method of a subclass writing its own length", `class X extends Array { grow() { this.length = 1e6; } } const a = new X(); a.grow();`],
 ];
 
+/** Routes by which a contract hands V8 a property key: `key(i)` is a new string of 16,400 code units, `o` an object. */
+const longKeyRoutes: [string, string][] = [
+  ["written", "o[key(i)] = i;"],
+  ["read", "o[key(i)];"],
+  ["tested with in", "key(i) in o;"],
+  ["given as an object's text", "o[{ toString: () => key(i) }];"],
+  ["read by Reflect.get", "Reflect.get(o, key(i));"],
+  ["tested by hasOwnProperty", "o.hasOwnProperty(key(i));"],
+  ["of an object literal", "({ [key(i)]: 1 });"],
+  ["destructured", "const { [key(i)]: v } = o;"],
+  ["of a class's method", "(class { [key(i)]() {} });"],
+  ["registered by Symbol.for", "Symbol.for(key(i));"],
+];
+
 describe("guards: work charged before V8 does it, meaning kept", function () {
   this.timeout(60_000);
   const runtime = new JsRuntime(DEFAULT_CONTRACT_LIMITS);
@@ -238,6 +252,10 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       // The eighth review (2026-11-26): a TypeError an iterator's return throws while V8 closes it after an error is dropped by V8, unseen by any catch.
       ["TypeErrors dropped by V8 as it closes an iterator", `let n = null; const it = { [Symbol.iterator]() { return this; }, next() { return { done: false, value: 1 }; }, return() { function pad() { ${"a;".repeat(50000)} } return n.x; } }; for (let i = 0; i < 300; i++) { try { for (const x of it) throw 0; } catch (e) {} } return "closed"`, "Step exceeding limit"],
       ["the same through Array.from", `let n = null; const it = { [Symbol.iterator]() { return this; }, next() { return { done: false, value: 1 }; }, return() { function pad() { ${"a;".repeat(50000)} } return n.x; } }; for (let i = 0; i < 300; i++) { try { Array.from(it, () => { throw 0; }); } catch (e) {} } return "closed"`, "Step exceeding limit"],
+      // The tenth review (2026-11-26): V8 hashes a key longer than 16,383 code units by its length alone, so
+      // each new one is compared with every key of that length (300 of them: about 40 ms of V8's time, 2,000
+      // reached the clock), by every route that looks a key up.
+      ...longKeyRoutes.map(([name, use]): [string, string, string] => [`300 keys of 16,400 code units, ${name}`, `const B = "x".repeat(16400) + "y".repeat(400); const key = (i) => B.slice(i, i + 16400); const o = {}; for (let i = 0; i < 300; i++) { ${use} } return "done"`, "Step exceeding limit"]),
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
       ...lengthRoutes.map(([name, make]): [string, string, string] => [`arrays kept, made long by ${name}`, `const kept = []; for (let i = 0; i < 200; i++) { ${make} kept.push(a); } return String(kept.length)`, "Step exceeding limit"]),
     ];
@@ -466,6 +484,8 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       `const log = []; const d = new Proxy({ value: 3, writable: true }, { has(t, k) { log.push("has:" + k); return k in t; }, get(t, k) { log.push("get:" + String(k)); return t[k]; } }); const a = []; Object.defineProperty(a, "length", d); Reflect.defineProperty(a, "length", d); Object.defineProperty({}, "x", d); const traps = []; const p = new Proxy([], { set(t, k, v, r) { traps.push("set:" + String(k)); return Reflect.set(t, k, v, r); }, defineProperty(t, k, desc) { traps.push("define:" + String(k) + ":" + JSON.stringify(desc)); return Reflect.defineProperty(t, k, desc); } }); p.length = 4; p[0] = 1; Object.assign(p, { length: 6 }); Object.defineProperties(p, { length: { value: 2 } }); return [log.join(), a.length, traps.join(), p.length].join("|");`,
       `const o = {}; const keys = []; for (o["k"] in { a: 1, b: 2 }) keys.push(o.k); const arr = []; for (arr[arr.length] of [1, 2]); const t = {}; [t["a"] = 5, t["b"]] = [undefined, 2]; ({ q: t["c"] = 7, ...t["rest"] } = { z: 1 }); const u = { a: 1 }; const key = "a"; const r = [u[key]++, ++u[key], u[key]--, u[key]]; const s = { x: "5" }; s["x"]++; const l = { a: 0, b: 1 }; l[key] ||= 5; l["b"] &&= 7; l["c"] ??= 9; let sets = 0; const p = new Proxy({ z: 1 }, { set() { sets++; return true; } }); p["z"] ||= 2; p["w"] ??= 3; return [keys.join(), arr.join(), t.a, t.b, t.c, JSON.stringify(t.rest), r.join(), s.x, typeof s.x, l.a, l.b, l.c, sets].join();`,
     ];
+    // Keys handed to V8 through chainsim (kit.asPropertyKey): converted when and as often as V8 converts them.
+    ordinary.push(`const log = []; const k = (v) => ({ toString() { log.push("s:" + String(v)); return v; } }); const sym = Symbol("q"); const ks = { [Symbol.toPrimitive](hint) { log.push(hint); return sym; } }; const o = { a: 1, [sym]: 2 }; const out = [o[k("a")], o[ks], k("a") in o, ks in o, delete o[k("zz")], Reflect.get(o, k("a")), Reflect.has(o, ks), o.hasOwnProperty(k("a")), Object.hasOwn(o, ks), Object.getOwnPropertyDescriptor(o, k("a")).value, Symbol.for(k("reg")) === Symbol.for("reg"), ({ [k("m")]() { return 3; } }).m(), new (class { [k("c")]() { return 4; } })().c(), o.propertyIsEnumerable(k("a"))]; const { [k("a")]: d } = o; out.push(d); for (const f of [() => null[k("n")], () => undefined[k("u")], () => k("x") in 5, () => Reflect.get(1, k("r")), () => Object.prototype.hasOwnProperty.call(null, k("h")), () => o[{ toString() { throw new RangeError("no key"); } }], () => o[{ toString: () => ({}), valueOf: () => ({}) }], () => o[{ [Symbol.toPrimitive]: 1 }], () => ({ [{ [Symbol.toPrimitive]: 1 }]: 1 }), () => { const { [{ [Symbol.toPrimitive]: 1 }]: v } = o; }, () => delete o[{ [Symbol.toPrimitive]: 1 }], () => ({ [Symbol.toPrimitive]: 1 }) in o, () => Reflect.get(o, { [Symbol.toPrimitive]: 1 }), () => Reflect.has(o, { [Symbol.toPrimitive]: 1 }), () => new (class extends Object { m() { return super[{ [Symbol.toPrimitive]: 1 }]; } })().m(), () => o[{ [Symbol.toPrimitive]: 1 }]++]) { try { out.push(String(f())); } catch (e) { out.push(e.name + ":" + e.message); } } return [out.join("|"), log.join()].join(";");`);
     ordinary.forEach((body, index) => {
       it(`ordinary program ${index + 1}: the same answer as V8 itself`, async () => {
         const expected = vm.runInNewContext(`(function () { ${body} })()`);

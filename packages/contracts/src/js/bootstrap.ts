@@ -582,7 +582,7 @@ export function bootstrap(
 
   // ---- writes that may lengthen an array or an object's elements (instrument.ts): charged first --------
   const toObject = Object;
-  const { toPropertyKey } = guards;
+  const { toPropertyKey, asPropertyKey } = guards;
   const propertyWrite = guards.propertyWrite!;
   /**
    * `o[k]` as the target of a write (`=`, `+=`, `++`, destructuring, a for-in/of head): read and written as
@@ -595,11 +595,11 @@ export function bootstrap(
       private readonly sloppy: boolean,
     ) {}
     get value(): unknown {
-      return this.object[this.key as PropertyKey];
+      return this.object[asPropertyKey(this.key) as PropertyKey];
     }
     /** Read for `++` or `--`, which make it a number at once: converted here, in chainsim's hands. */
     get numeric(): unknown {
-      return numeric(this.object[this.key as PropertyKey]);
+      return numeric(this.object[asPropertyKey(this.key) as PropertyKey]);
     }
     set numeric(value: unknown) {
       this.value = value;
@@ -620,6 +620,8 @@ export function bootstrap(
     }
   }
   const member = (object: unknown, key: unknown, sloppy?: 1): Member => new Member(object, key, sloppy === 1);
+  /** `key in object` (instrument.ts): V8 refuses a primitive `object` before it converts the key, so only then is the key seen. */
+  const has = (key: unknown, object: unknown): boolean => (isObject(object) ? (asPropertyKey(key, true) as PropertyKey) in object : (key as PropertyKey) in (object as object));
   /**
    * `o[k] -= y` (instrument.ts): the property read, `y` evaluated, both converted by the arithmetic meter
    * function (a long numeric string charged), the result written, as V8 orders them.
@@ -636,7 +638,11 @@ export function bootstrap(
    * make V8 reserve up to 1.5 × (index + 1) slots for the new object, charged as a write past its end would
    * be from an empty store, up to the 5,000 slots a new object keeps before V8 weighs a dictionary.
    */
-  const propertyKey = (key: unknown): unknown => (typeof key === "number" || typeof key === "string" || typeof key === "symbol" ? key : guards.toPropertyKey(key));
+  const propertyKey = (key: unknown): unknown => {
+    const name = typeof key === "number" || typeof key === "string" || typeof key === "symbol" ? key : guards.toPropertyKey(key, false);
+    guards.keyUse(name);
+    return name;
+  };
   /** The elements defining `key` on a new object may grow its store by (0 for a name); V8 reserves half again. */
   const newElements = (key: unknown): number => {
     const index = typeof key === "symbol" ? -1 : guards.arrayIndex(key);
@@ -698,7 +704,7 @@ export function bootstrap(
     guards.linkUnder(proto, 0);
     return proto;
   };
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, classmade, protolink, ...arithmetic, pre, post, old, numericText, closingIterable, compound];
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, classmade, protolink, ...arithmetic, pre, post, old, numericText, closingIterable, compound, asPropertyKey, has];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {

@@ -92,6 +92,8 @@ export const METER_FUNCTIONS = [
   "__chainsim_num",
   "__chainsim_closing",
   "__chainsim_compound",
+  "__chainsim_key",
+  "__chainsim_in",
 ] as const;
 
 /** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
@@ -680,8 +682,16 @@ function collect(source: string, program: AnyNode): Insertion[] {
           else if (isProtoSetter(property)) wrap(property.value, 2 * (depth + 1) + 1, "__chainsim_protolink(");
         }
         break;
+      case "MethodDefinition":
+        if (node.computed) wrap(node.key as AnyNode, inside, "__chainsim_key(");
+        break;
       case "ObjectPattern":
       case "ArrayPattern":
+        if (node.type === "ObjectPattern") {
+          for (const property of node.properties as AnyNode[]) {
+            if (property.type === "Property" && property.computed) wrap(property.key as AnyNode, 2 * (depth + 1) + 1, "__chainsim_key(");
+          }
+        }
         if ((node.type === "ObjectPattern" ? node.properties : node.elements).some((e: AnyNode | null) => e?.type === "RestElement") && !restSourceSeen(node, parent, key)) {
           refuse(source, node.start, "A rest element is allowed in contracts only in a declaration or an assignment of its own (const { a, ...rest } = value): here (a parameter, a nested pattern, a loop or catch binding) the copy it makes could not be metered");
         }
@@ -695,17 +705,23 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       case "MemberExpression":
         if (isWriteTarget(parent, key, parent ? parents.get(parent) : undefined) && (mayGrow(node) || mustSeeWrite(node, parent))) memberWrite(node, around, inside, strict);
+        // Any other computed key (a read, a call, `delete`) is seen as V8 looks it up: a long one is charged.
+        // `super[k]` and `delete o[k]` word a failed conversion as a key's (kit.asPropertyKey).
+        else if (node.computed && (node.property as AnyNode).type !== "Literal") {
+          const keyMessages = (node.object as AnyNode).type === "Super" || (parent?.type === "UnaryExpression" && parent.operator === "delete");
+          wrap(node.property as AnyNode, inside, "__chainsim_key(", keyMessages ? ",1)" : ")");
+        }
         break;
       case "VariableDeclarator":
         if (node.init) wrapRestSource(node.id, node.init, inside);
         break;
       case "BinaryExpression":
         if (node.operator === "+") wrap(node, around, "__chainsim_str(");
-        else if (COMPARISONS[node.operator] || ARITHMETIC[node.operator]) {
+        else if (COMPARISONS[node.operator] || ARITHMETIC[node.operator] || (node.operator === "in" && (node.left as AnyNode).type !== "PrivateIdentifier")) {
           // `a OP b` becomes `f(a , b)`: the operator token (found between the operands, past any parenthesis
           // or comment) is replaced by a comma.
           const between = operatorAt(source, (node.left as AnyNode).end, (node.right as AnyNode).start, node.operator);
-          add(node.start, `${COMPARISONS[node.operator] ?? ARITHMETIC[node.operator]}(`, false, around);
+          add(node.start, `${COMPARISONS[node.operator] ?? ARITHMETIC[node.operator] ?? "__chainsim_in"}(`, false, around);
           insertions.push({ pos: between, text: ",", deleteTo: between + node.operator.length, close: false, depth: inside, seq: seq++ });
           add(node.end, ")", true, around);
         }

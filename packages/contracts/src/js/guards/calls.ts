@@ -16,8 +16,10 @@ export function installCallGuards(kit: GuardKit): void {
   /** Chains of proxies or bound functions deeper than this are refused (V8 walks them recursively). */
   const MAX_CHAIN = 64;
 
-  charged(global.Symbol, "for", (_r, args) => makesString(typeof args[0] === "string" ? args[0].length : 0));
-
+  charged(global.Symbol, "for", (_r, args) => {
+    makesString(typeof args[0] === "string" ? args[0].length : 0);
+    args[0] = kit.asPropertyKey(args[0], true); // the registry is keyed by text, as property keys are
+  });
   // ---- calls with an argument list ---------------------------------------------------------------------
   // The list is copied here, its length read once (ECMAScript's CreateListFromArrayLike), and pushed on
   // V8's stack: it holds model stack while the call runs.
@@ -263,4 +265,27 @@ export function installCallGuards(kit: GuardKit): void {
     delete (error as Record<symbol, unknown>)[toStringTag];
     return tag === "[object Error]" ? reason : undefined;
   };
+
+  // Built-ins that look a property key up (docs/contracts.md §13, "Long property keys"): the key is handed
+  // to V8 through asPropertyKey, so a long one is charged where V8 converts it. Replaced last, after every
+  // installer took the natives it uses (collections.ts does __defineGetter__ and __defineSetter__).
+  // [owner, name, the key's argument, whether V8 words a failed conversion as a key's]
+  const keyTakers: [object, string, number, boolean][] = [
+    [global.Reflect, "get", 1, false],
+    [global.Reflect, "has", 1, true],
+    [global.Reflect, "deleteProperty", 1, true],
+    [global.Reflect, "getOwnPropertyDescriptor", 1, false],
+    [global.Object, "getOwnPropertyDescriptor", 1, false],
+    [global.Object, "hasOwn", 1, true],
+    [global.Object.prototype, "hasOwnProperty", 0, true],
+    [global.Object.prototype, "propertyIsEnumerable", 0, true],
+    [global.Object.prototype, "__lookupGetter__", 0, true],
+    [global.Object.prototype, "__lookupSetter__", 0, true],
+  ];
+  for (let i = 0; i < keyTakers.length; i++) {
+    const [owner, name, at, keyMessages] = keyTakers[i]!;
+    charged(owner, name, (_r, args) => {
+      if (at < args.length) args[at] = kit.asPropertyKey(args[at], keyMessages);
+    });
+  }
 }

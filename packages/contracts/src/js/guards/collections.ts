@@ -407,6 +407,7 @@ export function installCollectionGuards(kit: GuardKit): void {
    * length, or an element past the end, is charged first. Answers what to write (lengthWrite).
    */
   const propertyWrite = (receiver: unknown, key: unknown, value: unknown): unknown => {
+    kit.keyUse(key);
     if (!kit.isObject(receiver)) return value;
     if (key === "length") return lengthWrite(receiver, value);
     // A function's prototype is the prototype of every object it will construct (docs/contracts.md §13).
@@ -503,7 +504,6 @@ export function installCollectionGuards(kit: GuardKit): void {
   }
 
   // ---- Set, Map, WeakSet, WeakMap: built from an iterable of known size, charged per entry ------------
-  const UNHASHED_TEXT = 16_383;
   const guardCollection = (name: string, bytesEach: number) => {
     const Native = global[name];
     const Guarded: Function = kit.named(name, (newTarget, _self, args) => {
@@ -524,7 +524,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     const keyed = (receiver: unknown, args: unknown[]) => {
       const length = longText(args[0]);
       if (length === 0) return;
-      const entries = length > UNHASHED_TEXT && kit.isObject(receiver) ? (kit.sizeOf(receiver) ?? 0) : 0;
+      const entries = length > kit.UNHASHED_TEXT && kit.isObject(receiver) ? (kit.sizeOf(receiver) ?? 0) : 0;
       work(length * (1 + entries));
     };
     for (const method of name === "Map" || name === "WeakMap" ? ["get", "has", "set", "delete"] : ["has", "add", "delete"]) charged(Native.prototype, method, keyed);
@@ -771,7 +771,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   for (const name of ["__defineGetter__", "__defineSetter__"]) {
     replace(global.Object.prototype, name, (original) => ({
       method(this: unknown, key: unknown, fn: unknown) {
-        return apply(original, this, [key, accessor(fn)]);
+        return apply(original, this, [kit.asPropertyKey(key, true), accessor(fn)]);
       },
     }).method);
   }

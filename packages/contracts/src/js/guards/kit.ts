@@ -89,12 +89,23 @@ export interface GuardKit {
   isProxy(value: unknown): boolean;
   /** ECMAScript's ToPrimitive with V8's messages (`asKey`: those of a property key). */
   toPrimitive(value: unknown, hint: "string" | "number" | "default", asKey?: boolean): unknown;
-  /** ECMAScript's ToPropertyKey: a symbol, or a string. */
-  toPropertyKey(value: unknown): string | symbol;
+  /** ECMAScript's ToPropertyKey: a symbol, or a string (`keyMessages`: V8's messages of the routes that word a key's, the default). */
+  toPropertyKey(value: unknown, keyMessages?: boolean): string | symbol;
   /** Comparing strings costs nothing up to this many code units. */
   LONG_TEXT: number;
   /** The length of a string longer than LONG_TEXT (comparing it costs that much); 0 for anything else. */
   longText(value: unknown): number;
+  /** V8 hashes a string longer than this by its length alone: equal lengths collide in every table. */
+  UNHASHED_TEXT: number;
+  /** A property key (or a registry's) about to be looked up or stored: a string longer than LONG_TEXT is charged. */
+  keyUse(key: unknown): void;
+  /**
+   * What to hand V8 as a property key in place of `value`: a string charged by keyUse, a primitive as it is,
+   * an object wrapped so that its conversion (run by V8 where ECMAScript says, or never) is charged too.
+   * V8 words a failed conversion in two ways, by route (reads, literals and patterns: `number 1 is not a
+   * function`; `in`, `delete`, writes and most key built-ins: `'1' returned for property …`): `keyMessages`.
+   */
+  asPropertyKey(value: unknown, keyMessages?: boolean): unknown;
   /**
    * What V8 reads to make a number of `value` when that is longer than LONG_TEXT: a string's length, or a
    * String object's, however made (V8 unwraps it natively); 0 for anything else (another object's
@@ -211,8 +222,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     throw new TypeError("Cannot convert object to primitive value");
   };
   /** ECMAScript's ToPropertyKey: a symbol, or a string. */
-  const toPropertyKey = (value: unknown): string | symbol => {
-    const primitive = toPrimitive(value, "string", true);
+  const toPropertyKey = (value: unknown, keyMessages = true): string | symbol => {
+    const primitive = toPrimitive(value, "string", keyMessages);
     return typeof primitive === "symbol" ? primitive : toText(primitive);
   };
   const setPrototypeOf = Object.setPrototypeOf;
@@ -263,6 +274,50 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   /** Strings longer than this are charged by their length when compared (or hashed and compared) in full. */
   const LONG_TEXT = 64;
   const longText = (value: unknown): number => (typeof value === "string" && value.length > LONG_TEXT ? value.length : 0);
+  /**
+   * Property keys (docs/contracts.md §13, "Long property keys"): a key longer than LONG_TEXT costs its
+   * length. V8 turns a key into the one string of its text in the isolate's string table, and hashes a
+   * string longer than 16,383 code units by its length alone, so such a key is compared with every other
+   * key of its length (in the table, and in an object's dictionary): it also costs its length for each
+   * distinct long key of that length used so far, at COMPARED_PER_UNIT code units a unit (V8 compares
+   * about 20 code units a nanosecond; a unit is about 2 ns of a budget), and its copy is memory.
+   */
+  const UNHASHED_TEXT = 16_383;
+  const COMPARED_PER_UNIT = 8;
+  const NativeMap = Map;
+  const mapGet = Map.prototype.get;
+  const mapSet = Map.prototype.set;
+  const mapHas = Map.prototype.has;
+  let longKeys = new NativeMap<string, true>();
+  let longKeysOfLength = new NativeMap<number, number>();
+  const keyUse = (key: unknown): void => {
+    if (typeof key !== "string" || key.length <= LONG_TEXT) return;
+    const length = key.length;
+    // A new string is hashed whole and compared in full with the equal key (fresh texts of 16,300 code
+    // units made by a native, used as keys: 20 µs each).
+    if (length <= UNHASHED_TEXT) return work(length);
+    const others = (apply(mapGet, longKeysOfLength, [length]) as number | undefined) ?? 0;
+    work(length + (length * others) / COMPARED_PER_UNIT); // before the lookup below, which costs as much
+    if (apply(mapHas, longKeys, [key])) return;
+    apply(mapSet, longKeys, [key, true]);
+    apply(mapSet, longKeysOfLength, [length, others + 1]);
+    meter.alloc(2 * length);
+  };
+  const asPropertyKey = (value: unknown, keyMessages = false): unknown => {
+    if (typeof value === "string") {
+      keyUse(value);
+      return value;
+    }
+    if (!isObject(value)) return value;
+    // Without a prototype, V8 names it in its messages as it names most keys it would not convert to print.
+    const wrapper = setPrototypeOf({}, null) as Record<symbol, unknown>;
+    wrapper[toPrimitiveSymbol] = () => {
+      const key = toPropertyKey(value, keyMessages);
+      keyUse(key);
+      return key;
+    };
+    return wrapper;
+  };
   /**
    * Units of work per array element made: V8 copies elements one by one on its generic paths (about 25 ns
    * each, where species or holes rule out a block copy), so that making arrays is ended by the step limit
@@ -702,6 +757,9 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     makesString,
     LONG_TEXT,
     longText,
+    UNHASHED_TEXT,
+    keyUse,
+    asPropertyKey,
     numberText,
     numbersMade,
     numberPrimitive,
@@ -735,7 +793,13 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     collections,
     sizeOf,
     closing,
-    runStarts: [() => (pendingUnits = 0)],
+    runStarts: [
+      () => {
+        pendingUnits = 0;
+        longKeys = new NativeMap();
+        longKeysOfLength = new NativeMap();
+      },
+    ],
     min,
     max,
   };

@@ -17,6 +17,7 @@ export function installTextGuards(kit: GuardKit): void {
   const nativeNormalize = String.prototype.normalize;
   const regExpExec = RegExp.prototype.exec;
   const nativeStringify = JSON.stringify;
+  const nativeParse = JSON.parse;
   const toNumber = Number;
   const NativeRegExp = RegExp;
   const sourceGetter = Reflect.getOwnPropertyDescriptor(RegExp.prototype, "source")!.get!;
@@ -744,23 +745,46 @@ export function installTextGuards(kit: GuardKit): void {
    * few ns a character) and charged per container.
    */
   const CONTAINER_UNITS = 150;
+  /** The string a JSON string literal stands for; undefined for a malformed one, which V8's parse will refuse. */
+  const literalText = (text: string, from: number, to: number): string | undefined => {
+    try {
+      return nativeParse(apply(stringSlice, text, [from, to]) as string) as string;
+    } catch {
+      return undefined;
+    }
+  };
   const JSON_TEXT_UNITS = 3;
   function parseCost(text: string, reviver: unknown) {
     let containers = 0;
     let depth = 0;
     let deepest = 0;
     let inString = false;
+    // The last string literal, while only white space follows it: a key if a colon comes next.
+    let literalStart = -1;
+    let literalEnd = -1;
     for (let i = 0; i < text.length; i++) {
       const c = apply(charCodeAt, text, [i]) as number;
       // Brackets inside a string literal make nothing (a backslash escapes the next character).
       if (inString) {
         if (c === 0x5c) i++;
-        else if (c === 0x22) inString = false;
-      } else if (c === 0x22) inString = true;
-      else if (c === 0x5b || c === 0x7b) {
-        containers++;
-        if (++depth > deepest) deepest = depth;
-      } else if (c === 0x5d || c === 0x7d) depth--;
+        else if (c === 0x22) {
+          inString = false;
+          literalEnd = i;
+        }
+      } else if (c === 0x22) {
+        inString = true;
+        literalStart = i + 1;
+        literalEnd = -1;
+      } else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+      else {
+        // V8 makes each key a property key (long ones collide: kit.keyUse), read here as V8 will read it.
+        if (c === 0x3a && literalEnd - literalStart > kit.UNHASHED_TEXT) kit.keyUse(literalText(text, literalStart - 1, literalEnd + 1));
+        literalEnd = -1;
+        if (c === 0x5b || c === 0x7b) {
+          containers++;
+          if (++depth > deepest) deepest = depth;
+        } else if (c === 0x5d || c === 0x7d) depth--;
+      }
     }
     work(JSON_TEXT_UNITS * text.length + CONTAINER_UNITS * containers);
     meter.alloc(8 * text.length);
