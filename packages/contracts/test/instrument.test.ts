@@ -120,6 +120,7 @@ export function testMeter(maxSteps = Infinity, maxStack = Infinity) {
     __chainsim_compound: (target: { value: unknown }, operate: (a: unknown, b: unknown) => unknown, right: () => unknown) => (target.value = operate(target.value, right())),
     __chainsim_key: (key: unknown) => key,
     __chainsim_in: (key: PropertyKey, object: object) => key in object,
+    __chainsim_with: (value: unknown, update: (value: unknown) => unknown) => update(value),
   };
   return { state, functions: METER_FUNCTIONS.map((name) => functions[name]) };
 }
@@ -483,6 +484,14 @@ function main(input) { return helper(JSON.parse(input)); }
       for (const refused of [`function f({ ...r }) {}`, `function f([a, ...r]) {}`, `const { x: { ...r } } = o;`, `const [[...r]] = o;`, `for (const { ...r } of o) {}`, `for (const [...r] in o) {}`, `try {} catch ({ ...r }) {}`, `let r; ({ x: { ...r } } = o);`, `const f = ({ ...r }) => r;`]) {
         expect(() => instrument(`function main(o) { ${refused} }`, LIMITS), refused).to.throw(ContractSourceError, /A rest element is allowed in contracts only/);
       }
+    });
+
+    it("updates a private field of another object through __chainsim_with, refusing only a parenthesized compound target", () => {
+      const text = instrument(`class C { #p = 1; m(o) { o.#p++; ++o.#p; o.#p -= 2; (o).#p--; } }`, LIMITS);
+      expect(text).to.include("__chainsim_with(o,(__chainsim_o)=>__chainsim_num(__chainsim_o.#p=__chainsim_pre(__chainsim_o.#p,1)))");
+      expect(text).to.include("__chainsim_with(o,(__chainsim_o)=>__chainsim_o.#p=__chainsim_sub(__chainsim_o.#p,  2))");
+      expect(text).to.include("__chainsim_with((o),(__chainsim_o)=>__chainsim_num(__chainsim_o.#p=__chainsim_pre(__chainsim_o.#p,-1)))");
+      expect(() => instrument(`class C { #p = 1; m(o) { (o.#p) -= 2; } }`, LIMITS)).to.throw(ContractSourceError, /A parenthesized private field of another object/);
     });
 
     it("is deterministic: the same source instruments to the same string", () => {

@@ -620,6 +620,8 @@ export function bootstrap(
     }
   }
   const member = (object: unknown, key: unknown, sloppy?: 1): Member => new Member(object, key, sloppy === 1);
+  /** `o.#p -= y`, `o.#p++` (instrument.ts privateOfOther): `o`, evaluated once, handed to the update. */
+  const withValue = (value: unknown, update: (value: unknown) => unknown): unknown => update(value);
   /** `key in object` (instrument.ts): V8 refuses a primitive `object` before it converts the key, so only then is the key seen. */
   const has = (key: unknown, object: unknown): boolean => (isObject(object) ? (asPropertyKey(key, true) as PropertyKey) in object : (key as PropertyKey) in (object as object));
   /**
@@ -704,7 +706,7 @@ export function bootstrap(
     guards.linkUnder(proto, 0);
     return proto;
   };
-  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, classmade, protolink, ...arithmetic, pre, post, old, numericText, closingIterable, compound, asPropertyKey, has];
+  const meterFunctions = [enter, leave, step, push, pop, args, spread, sized, str, caught, regexp, enumerated, iterated, ...comparisons, member, keyed, fieldkey, field, classmade, protolink, ...arithmetic, pre, post, old, numericText, closingIterable, compound, asPropertyKey, has, withValue];
 
   // ---- source text: functions show no body, so the instrumented text never reaches a contract ----------
   const functionText = {

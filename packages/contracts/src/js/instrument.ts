@@ -94,6 +94,7 @@ export const METER_FUNCTIONS = [
   "__chainsim_compound",
   "__chainsim_key",
   "__chainsim_in",
+  "__chainsim_with",
 ] as const;
 
 /** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
@@ -749,9 +750,16 @@ function collect(source: string, program: AnyNode): Insertion[] {
           const at = operatorAt(source, left.end, right.start, node.operator);
           insertions.push({ pos: at, text: `,${operate},()=>(`, deleteTo: at + node.operator.length, close: false, depth: inside, seq: seq++ });
           add(node.end, "))", true, around);
-        } else if (operate) {
-          // `other.#p -= y`, `super[k] -= y`: only a primitive string on the right side is charged.
-          wrap(right, inside, "__chainsim_num(");
+        } else if (operate && isPrivateOfOther(left)) {
+          // `o.#p -= y` becomes `with(o, (t) => t.#p = f(t.#p, y))`: `o` evaluated once, then as above.
+          if (source.slice(left.end, operatorAt(source, left.end, right.start, node.operator)).includes(")")) {
+            refuse(source, node.start, "A parenthesized private field of another object is not allowed as the target of an arithmetic compound assignment in contracts: write o.#p -= y");
+          }
+          const target = `${PRIVATE_TARGET}.#${(left.property as AnyNode).name}`;
+          privateOfOther(left, `${target}=${operate}(${target},`, around);
+          const at = operatorAt(source, left.end, right.start, node.operator);
+          insertions.push({ pos: at, text: "", deleteTo: at + node.operator.length, close: false, depth: inside, seq: seq++ });
+          add(node.end, "))", true, around);
         }
         break;
       }
@@ -765,15 +773,23 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       }
       case "UpdateExpression": {
-        const name = readAgain(node.argument as AnyNode);
-        if (!name) break; // another property: through __chainsim_member
-        // The whole expression is replaced (parentheses around the name included), by a call: text that
-        // starts with a name keeps automatic semicolon insertion as it was (`i = 0\ni++`).
+        const argument = node.argument as AnyNode;
+        const name = readAgain(argument);
         const delta = node.operator === "++" ? 1 : -1;
         const valueUsed = !node.prefix && parent?.type !== "ExpressionStatement" && !(parent?.type === "ForStatement" && key === "update");
-        const text = valueUsed ? `__chainsim_old(${name}=__chainsim_post(${name},${delta}))` : `__chainsim_num(${name}=__chainsim_pre(${name},${delta}))`;
-        insertions.push({ pos: node.start, text, deleteTo: node.end, close: false, depth: around, seq: seq++ });
-        break;
+        const update = (target: string) => (valueUsed ? `__chainsim_old(${target}=__chainsim_post(${target},${delta}))` : `__chainsim_num(${target}=__chainsim_pre(${target},${delta}))`);
+        if (name) {
+          // The whole expression is replaced (parentheses around the name included), by a call: text that
+          // starts with a name keeps automatic semicolon insertion as it was (`i = 0\ni++`).
+          insertions.push({ pos: node.start, text: update(name), deleteTo: node.end, close: false, depth: around, seq: seq++ });
+        } else if (isPrivateOfOther(argument)) {
+          // `o.#p++` becomes `with(o, (t) => old(t.#p = post(t.#p, 1)))`, the operator token dropped.
+          const target = `${PRIVATE_TARGET}.#${(argument.property as AnyNode).name}`;
+          const operator = node.prefix ? node.start : node.end - 2;
+          insertions.push({ pos: operator, text: "", deleteTo: operator + 2, close: false, depth: around, seq: seq++ });
+          privateOfOther(argument, `${update(target)})`, inside);
+        }
+        break; // any other property goes through __chainsim_member
       }
       case "TemplateLiteral":
         if (parent?.type !== "TaggedTemplateExpression") wrap(node, around, "__chainsim_str(");
@@ -873,6 +889,17 @@ function collect(source: string, program: AnyNode): Insertion[] {
   }
 
   /**
+   * `o.#p` of an object other than `this`, updated: `__chainsim_with(o,(t)=>` + `body`, so that `o` is
+   * evaluated once and the field read and converted in chainsim's hands (`body` uses `t.#p`).
+   */
+  function privateOfOther(member: AnyNode, body: string, depth: number): void {
+    const object = member.object as AnyNode;
+    add(member.start, "__chainsim_with(", false, depth);
+    const dot = operatorAt(source, object.end, (member.property as AnyNode).start, ".");
+    insertions.push({ pos: dot, text: `,(${PRIVATE_TARGET})=>${body}`, deleteTo: member.end, close: true, depth, seq: seq++ });
+  }
+
+  /**
    * `catch (e) { caught(e); … }`. A missing binding gets one; a destructuring pattern moves into the block:
    * `catch (__chainsim_e) { caught(__chainsim_e); let PATTERN = __chainsim_e; if (1) { … } }` (insertions only).
    */
@@ -905,6 +932,14 @@ function readAgain(target: AnyNode): string | undefined {
   if (object === "ThisExpression" && property.type === "PrivateIdentifier") return `this.#${property.name}`;
   if (object === "Super" && property.type === "Identifier") return `super.${property.name}`;
   return undefined;
+}
+
+/** The parameter naming the object whose private field chainsim updates (instrument.ts privateOfOther). */
+const PRIVATE_TARGET = "__chainsim_o";
+
+/** `o.#p` where `o` is not `this` (which readAgain reads again): updated through __chainsim_with. */
+function isPrivateOfOther(target: AnyNode): boolean {
+  return target.type === "MemberExpression" && !target.computed && (target.property as AnyNode).type === "PrivateIdentifier" && (target.object as AnyNode).type !== "ThisExpression";
 }
 
 /** Whether a block (a program or a function body) starts with a "use strict" directive. */
