@@ -74,6 +74,9 @@ const HEAVY = {
   "distinct keys of 16,400 code units written": `const B = "x".repeat(16400) + "y".repeat(3000); const o = {}; for (let i = 0; ; i++) o[B.slice(i, i + 16400)] = i;`,
   "distinct keys of 16,400 code units read, two-byte": `const B = "\u0100".repeat(16400) + "y".repeat(3000); const o = {}; for (let i = 0; ; i++) o[B.slice(i, i + 16400)];`,
   "keys of 16,300 code units made by a native": `const o = { [Symbol.toStringTag]: "x".repeat(16300) }; const m = {}; for (;;) m[Object.prototype.toString.call(o)];`,
+  // The thirteenth review (2026-11-26): an object answering 4 Mi digits, made a number by a built-in.
+  "toFixed of an object answering 4 Mi digits": `const s = "1".repeat(4e6); const v = { valueOf: () => s }; for (;;) { try { (1).toFixed(v); } catch (e) {} }`,
+  "typed array elements given such an object": `const s = "1".repeat(4e6); const v = { valueOf: () => s }; const t = new Float64Array(1); for (;;) t[0] = v;`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };
 const host = { call: async (name) => (name === "getBalance" ? "1" : false) };

@@ -450,6 +450,7 @@ export function bootstrap(
   const guards = guardInstallers[0]!(global, guardMeter, config.guards) as GuardKit;
   guards.closing.iterator = closingIterator;
   for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);
+  guards.coverNumericArguments();
   const regexp = guards.makeRegExp!;
   const engineLimit = guards.engineLimit!;
   const madeByContract = guards.madeByContract!;

@@ -406,6 +406,8 @@ export function installCollectionGuards(kit: GuardKit): void {
    * `value` is about to be written to `receiver[key]` (`key` already a property key, or a number): a new
    * length, or an element past the end, is charged first. Answers what to write (lengthWrite).
    */
+  /** ECMAScript's CanonicalNumericIndexString (such a text is at most 25 code units long). */
+  const isNumericKey = (key: unknown): boolean => typeof key === "number" || (typeof key === "string" && key.length <= 25 && (key === "-0" || toText(+key) === key));
   const propertyWrite = (receiver: unknown, key: unknown, value: unknown): unknown => {
     kit.keyUse(key);
     if (!kit.isObject(receiver)) return value;
@@ -413,10 +415,12 @@ export function installCollectionGuards(kit: GuardKit): void {
     // A function's prototype is the prototype of every object it will construct (docs/contracts.md §13).
     if (key === "prototype" && typeof receiver === "function") kit.linkUnder(value, 0);
     const index = kit.arrayIndex(key);
-    if (index >= 0) {
-      elementWrite(receiver, index);
-      // A typed array's element makes a number of what it is given: a long string is read whole.
-      if (isTypedArray(receiver)) work(kit.numberText(value));
+    if (index >= 0) elementWrite(receiver, index);
+    // A typed array makes a number of what any numeric key is given (`t[-1]` and `t["1.5"]` too), an index
+    // or not: a long string is read whole, and an object converted behind a stand-in.
+    if ((index >= 0 || isNumericKey(key)) && isTypedArray(receiver)) {
+      work(kit.numberText(value));
+      return kit.numberStandIn(value);
     }
     return value;
   };
@@ -462,8 +466,11 @@ export function installCollectionGuards(kit: GuardKit): void {
       else {
         const { value: items, length } = arrayLike(toObject(source));
         work(length);
-        if (isArray(items)) kit.numbersMade(items as unknown[], length);
-        from = items;
+        // Read once into a list of chainsim's, whose values V8 makes numbers of (objects behind stand-ins).
+        const values = list<unknown>();
+        for (let i = 0; i < length; i++) values[i] = (items as Record<number, unknown>)[i];
+        kit.numbersMade(values, length);
+        from = values;
       }
       return apply(original, this, [from, offset]);
     },
@@ -550,14 +557,14 @@ export function installCollectionGuards(kit: GuardKit): void {
   guardCollection("WeakMap", MAP_ENTRY);
 
   // ---- binary data --------------------------------------------------------------------------------
-  const guardConstructor = (name: string, bytes: (args: unknown[], perElement: number) => number) => {
+  const guardConstructor = (name: string, bytes: (args: unknown[], perElement: number) => number, numbersFrom = 1) => {
     const Native = global[name];
     if (typeof Native !== "function") return;
     const perElement = (Native as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1;
     const Guarded: Function = kit.named(name, (newTarget, _self, args) => {
       if (newTarget === undefined) throw new TypeError(`Constructor ${name} requires 'new'`);
-      // An offset or a length given as a long numeric string is read whole.
-      kit.numbersMade(args, args.length);
+      // An offset or a length (the arguments from `numbersFrom`) given as a long numeric string is read whole.
+      kit.numbersMade(args, args.length, numbersFrom);
       const n = bytes(args, perElement);
       if (n > 0) {
         meter.alloc(n);
@@ -603,7 +610,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     meter.alloc((reserved - (reserved % RESERVATION_SHARE)) / RESERVATION_SHARE);
     return length + RESERVATION_BYTES;
   };
-  guardConstructor("ArrayBuffer", bufferBytes);
+  guardConstructor("ArrayBuffer", bufferBytes, 2); // its length and options: converted by bufferBytes
   charged(ArrayBuffer.prototype, "resize", (buffer, args) => {
     const grows = byteCount(args) - (isArrayBuffer(buffer) ? (apply(byteLength, buffer, []) as number) : 0);
     if (grows > 0) {
@@ -700,7 +707,10 @@ export function installCollectionGuards(kit: GuardKit): void {
     const descriptor = copyDescriptor(attributes);
     if (apply(hasOwn, descriptor, ["get"])) descriptor.get = accessor(descriptor.get);
     if (apply(hasOwn, descriptor, ["set"])) descriptor.set = accessor(descriptor.set);
-    if (key !== "length") propertyWrite(target, key, descriptor.value);
+    if (key !== "length") {
+      const value = propertyWrite(target, key, descriptor.value);
+      if (value !== descriptor.value) descriptor.value = value; // a typed array's element: a number's stand-in
+    }
     else if (apply(hasOwn, descriptor, ["value"]) && arrayBehind(target) !== undefined) descriptor.value = lengthWrite(target, descriptor.value);
     return descriptor;
   };
@@ -780,7 +790,9 @@ export function installCollectionGuards(kit: GuardKit): void {
       if (!kit.isObject(target)) return apply(original, undefined, [target, key, value]); // V8's TypeError
       const name = toPropertyKey(key);
       if (receiver.length === 0) return apply(original, undefined, [target, name, propertyWrite(target, name, value)]);
-      return apply(original, undefined, [target, name, propertyWrite(receiver[0], name, value), receiver[0]]);
+      const written = propertyWrite(receiver[0], name, value);
+      // A number's stand-in only where V8 makes the number: a typed array written as itself (another target's setter would get it).
+      return apply(original, undefined, [target, name, receiver[0] === target ? written : value, receiver[0]]);
     },
   }).set);
   /**

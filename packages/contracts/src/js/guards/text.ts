@@ -18,6 +18,7 @@ export function installTextGuards(kit: GuardKit): void {
   const regExpExec = RegExp.prototype.exec;
   const nativeStringify = JSON.stringify;
   const nativeParse = JSON.parse;
+  const nativeReflectSet = Reflect.set;
   const toNumber = Number;
   const NativeRegExp = RegExp;
   const sourceGetter = Reflect.getOwnPropertyDescriptor(RegExp.prototype, "source")!.get!;
@@ -612,8 +613,13 @@ export function installTextGuards(kit: GuardKit): void {
     if (regexp === null || typeof regexp !== "object") return;
     const states = (apply(weakGet, patternStates, [regexp]) as number | undefined) ?? 0;
     const factor = 1 + states / 4;
-    const from = getOwnPropertyDescriptor(regexp, "lastIndex")?.value;
+    let from = getOwnPropertyDescriptor(regexp, "lastIndex")?.value;
     work(kit.numberText(from)); // V8 makes a number of it
+    // An object is converted here, once, and V8 given the primitive (docs/contracts.md §14: it stays there).
+    if (kit.isObject(from)) {
+      from = kit.numberPrimitive(from);
+      apply(nativeReflectSet, undefined, [regexp, "lastIndex", from]);
+    }
     const length = typeof input === "string" ? input.length : 0;
     const scanned = typeof from === "number" && from > 0 && from < length ? length - from : length;
     const steps = (scanned * factor) / 64;
@@ -821,7 +827,7 @@ export function installTextGuards(kit: GuardKit): void {
       let gap = "";
       let spacing: unknown = space;
       if (spacing !== null && typeof spacing === "object") {
-        if (hasSlot(numberValueOf, spacing)) spacing = toNumber(spacing);
+        if (hasSlot(numberValueOf, spacing)) spacing = toNumber(kit.numberPrimitive(spacing)); // a `valueOf` answering a long string: charged
         else if (hasSlot(stringValueOf, spacing)) spacing = toText(spacing);
       }
       if (typeof spacing === "number") {
@@ -855,7 +861,7 @@ export function installTextGuards(kit: GuardKit): void {
         }
         if (replacerFunction) v = apply(replacerFunction, holder, [key, v]);
         if (v !== null && typeof v === "object") {
-          if (hasSlot(numberValueOf, v)) v = toNumber(v);
+          if (hasSlot(numberValueOf, v)) v = toNumber(kit.numberPrimitive(v));
           else if (hasSlot(stringValueOf, v)) v = toText(v);
           else if (hasSlot(booleanValueOf, v)) v = apply(booleanValueOf, v, []);
         }
