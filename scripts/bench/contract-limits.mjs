@@ -77,6 +77,9 @@ const HEAVY = {
   // The thirteenth review (2026-11-26): an object answering 4 Mi digits, made a number by a built-in.
   "toFixed of an object answering 4 Mi digits": `const s = "1".repeat(4e6); const v = { valueOf: () => s }; for (;;) { try { (1).toFixed(v); } catch (e) {} }`,
   "typed array elements given such an object": `const s = "1".repeat(4e6); const v = { valueOf: () => s }; const t = new Float64Array(1); for (;;) t[0] = v;`,
+  "long keys answered by a proxy's ownKeys, one-byte and two-byte": `const base = "a".repeat(16400) + "b".repeat(3000); const b2 = base + "\u0100"; const ks = []; for (let i = 0; i < 3000; i++) ks[i] = (i % 2 ? b2 : base).slice(i, i + 16400); for (;;) Reflect.ownKeys(new Proxy({}, { ownKeys: () => ks }));`,
+  "Object.is of equal 2 Mi strings": `const a = "a".repeat(2e6); const b = ("a".repeat(2e6) + "\u0100").slice(0, 2e6); for (;;) Object.is(a, b);`,
+  "a frozen property redefined with an equal 2 Mi string": `const a = "a".repeat(2e6); const b = ("a".repeat(2e6) + "\u0100").slice(0, 2e6); const o = {}; Object.defineProperty(o, "x", { value: a }); for (;;) Reflect.defineProperty(o, "x", { value: b });`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };
 const host = { call: async (name) => (name === "getBalance" ? "1" : false) };

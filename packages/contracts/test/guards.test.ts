@@ -269,6 +269,18 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       // The thirteenth review (2026-11-26): an object whose valueOf answers 4 Mi digits, given where a built-in
       // makes a number of it, was read by V8 unseen (2.6 ms a time, one step).
       ...numberRoutes.map(([name, use]): [string, string, string] => [`an object answering a long numeric string, ${name}`, `const s = "1".repeat(4e6); const v = { valueOf: () => s }; const t = new Float64Array(4); const d = new DataView(new ArrayBuffer(8)); const r = /a/g; for (let i = 0; i < 100; i++) { try { ${use} } catch (e) {} } return "done"`, "Step exceeding limit"]),
+      // The thirteenth review (2026-11-26): long keys a proxy's ownKeys trap answers or a JSON replacer lists, and
+      // long strings V8 compares in full unseen (Object.is, a frozen property redefined, a proxy's answer checked
+      // against its target's frozen property).
+      ...[
+        ["keys answered by a proxy's ownKeys trap", "Reflect.ownKeys(new Proxy({}, { ownKeys: () => ks }));"],
+        ["keys listed by JSON.stringify's replacer", "JSON.stringify({}, ks);"],
+      ].map(([name, use]): [string, string, string] => [`300 keys of 16,400 code units, ${name}`, `const base = "a".repeat(16400) + "b".repeat(300); const ks = []; for (let i = 0; i < 300; i++) ks[i] = base.slice(i, i + 16400); ${use} return "done"`, "Step exceeding limit"]),
+      ...[
+        ["compared by Object.is", "Object.is(a, b);"],
+        ["redefining a frozen property", "Reflect.defineProperty(o, 'x', { value: b }); Object.defineProperty(frozen, 0, { value: b });"],
+        ["answered by a proxy for its target's frozen property", "p.x; Object.getOwnPropertyDescriptor(q, 'x'); Reflect.defineProperty(r, 'x', { value: b });"],
+      ].map(([name, use]): [string, string, string] => [`equal strings of 2 Mi code units ${name}`, `const a = "a".repeat(2e6); const b = ("a".repeat(2e6) + "\u0100").slice(0, 2e6); const o = {}; Object.defineProperty(o, "x", { value: a }); const frozen = Object.freeze([a]); const p = new Proxy(o, { get: () => b }); const q = new Proxy(o, { getOwnPropertyDescriptor: () => ({ value: b }) }); const r = new Proxy(o, { defineProperty: () => true }); for (let i = 0; i < 100; i++) { try { ${use} } catch (e) {} } return "done"`, "Step exceeding limit"]),
       // A private field of another object updated: V8 read the long numeric string unseen (2.6 ms each time).
       ["a private field of another object updated, holding a long numeric string", `class C { #p = 0; static go(o, s) { const v = { valueOf: () => s }; for (let i = 0; i < 100; i++) { o.#p = s; o.#p++; o.#p = v; o.#p -= 1; } } } C.go(new C(), "1".repeat(4e6)); return "done"`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).

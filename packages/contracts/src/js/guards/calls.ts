@@ -114,16 +114,41 @@ export function installCallGuards(kit: GuardKit): void {
             return apply(fallback, undefined, args);
           }
           if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '#<Object>' is not a function`);
-          if (name !== "ownKeys") return apply(trap, handler, args);
-          const { value: keys, length } = arrayLike(apply(trap, handler, args));
-          kit.makesEntries(length, KEY_BYTES);
-          return keys;
+          if (name === "ownKeys") return listedKeys(apply(trap, handler, args));
+          const result = apply(trap, handler, args);
+          // V8 compares what some traps answer with the target's own frozen property (kit.sameAsTarget).
+          if (name === "get") kit.sameAsTarget(args[0], args[1], result);
+          else if (name === "set" || name === "defineProperty") kit.sameAsTarget(args[0], args[1], name === "set" ? args[2] : descriptorValue(args[2]));
+          else if (name === "getOwnPropertyDescriptor") kit.sameAsTarget(args[0], args[1], descriptorValue(result));
+          return result;
         } finally {
           meter.pop(token, undefined);
         }
       };
     }
     return forwarder;
+  };
+  /**
+   * The keys an `ownKeys` trap answered, read once into a list of chainsim's (V8 reads its length and each
+   * element, as here, and refuses what is not a key): charged by their count, and each key as a key.
+   */
+  const listedKeys = (answer: unknown): unknown => {
+    if (!kit.isObject(answer)) return answer; // V8's TypeError
+    const { value: items, length } = arrayLike(answer);
+    kit.makesEntries(length, KEY_BYTES);
+    const keys = list<unknown>();
+    for (let i = 0; i < length; i++) {
+      const key = (items as Record<number, unknown>)[i];
+      kit.keyUse(key);
+      keys[i] = key;
+    }
+    return keys;
+  };
+  /** A descriptor's `value`, read without running a contract's getter (V8 reads it natively, from its own copy). */
+  const descriptorValue = (descriptor: unknown): unknown => {
+    if (!kit.isObject(descriptor)) return undefined;
+    const own = getOwnPropertyDescriptor(descriptor, "value");
+    return own !== undefined && "value" in own ? own.value : undefined;
   };
   const toString = (value: unknown) => (typeof value === "symbol" ? "Symbol()" : "" + (value as string));
   const KEY_BYTES = 16;

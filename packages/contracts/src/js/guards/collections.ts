@@ -719,7 +719,10 @@ export function installCollectionGuards(kit: GuardKit): void {
       defineProperty(target: unknown, key: unknown, attributes: unknown) {
         if (!kit.isObject(target)) return apply(original, undefined, [target, key, attributes]); // V8's TypeError
         const name = toPropertyKey(key);
-        return apply(original, undefined, [target, name, defining(target, name, attributes)]);
+        const descriptor = defining(target, name, attributes);
+        // A frozen property redefined: compared in full (`descriptor` is chainsim's copy, or V8's TypeError to come).
+        if (kit.isObject(descriptor)) kit.sameAsTarget(target, name, (descriptor as PropertyDescriptor).value);
+        return apply(original, undefined, [target, name, descriptor]);
       },
     }).defineProperty);
   }
@@ -738,7 +741,12 @@ export function installCollectionGuards(kit: GuardKit): void {
       if (!kit.isObject(attributes)) nativeDefine({}, key, attributes as PropertyDescriptor); // V8's TypeError
       definitions[definitions.length] = [key, defining(target, key, attributes)];
     }
-    for (let i = 0; i < definitions.length; i++) nativeDefine(target, definitions[i]![0], definitions[i]![1] as PropertyDescriptor);
+    for (let i = 0; i < definitions.length; i++) {
+      const definition = definitions[i]!;
+      const descriptor = definition[1] as PropertyDescriptor;
+      kit.sameAsTarget(target, definition[0], descriptor.value);
+      nativeDefine(target, definition[0], descriptor);
+    }
     return target;
   };
   replace(global.Object, "defineProperties", (original) => ({
@@ -825,6 +833,10 @@ export function installCollectionGuards(kit: GuardKit): void {
   }).assign);
   for (const name of ["freeze", "seal", "preventExtensions"]) charged(global.Object, name, (_r, args) => makesEntries(keyCount(args[0]), 2 * KEY_BYTES));
   for (const name of ["isFrozen", "isSealed"]) charged(global.Object, name, (_r, args) => work(keyCount(args[0])));
+  // Object.is compares two strings of equal length in full, as === does (bootstrap.ts comparisons).
+  charged(global.Object, "is", (_r, args) => {
+    if (typeof args[0] === "string" && typeof args[1] === "string" && args[0].length === args[1].length) work(longText(args[0]));
+  });
   /**
    * Object.fromEntries as ECMAScript writes it, in JavaScript, so that each key defined goes through
    * propertyWrite (an index far past the new object's elements). A bad entry is refused by V8's own

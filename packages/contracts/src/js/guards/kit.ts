@@ -97,6 +97,12 @@ export interface GuardKit {
   longText(value: unknown): number;
   /** V8 hashes a string longer than this by its length alone: equal lengths collide in every table. */
   UNHASHED_TEXT: number;
+  /**
+   * V8 is about to compare `value` with `target`'s own non-configurable property `key` (a redefinition, a
+   * proxy's answer checked against its target): a long string there is compared in full, charged by its
+   * length. A proxy target's property is not looked up (its trap would run): `value` is charged instead.
+   */
+  sameAsTarget(target: unknown, key: unknown, value: unknown): void;
   /** A property key (or a registry's) about to be looked up or stored: a string longer than LONG_TEXT is charged. */
   keyUse(key: unknown): void;
   /**
@@ -290,11 +296,12 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    * length. V8 turns a key into the one string of its text in the isolate's string table, and hashes a
    * string longer than 16,383 code units by its length alone, so such a key is compared with every other
    * key of its length (in the table, and in an object's dictionary): it also costs its length for each
-   * distinct long key of that length used so far, at COMPARED_PER_UNIT code units a unit (V8 compares
-   * about 20 code units a nanosecond; a unit is about 2 ns of a budget), and its copy is memory.
+   * distinct long key of that length used so far, at COMPARED_PER_UNIT code units a unit (V8 compares a
+   * two-byte key with a one-byte one about 3 code units a nanosecond, twice: here and in its table; a unit
+   * is about 2 ns of a budget), and its copy is memory.
    */
   const UNHASHED_TEXT = 16_383;
-  const COMPARED_PER_UNIT = 8;
+  const COMPARED_PER_UNIT = 2;
   const NativeMap = Map;
   const mapGet = Map.prototype.get;
   const mapSet = Map.prototype.set;
@@ -313,6 +320,13 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     apply(mapSet, longKeys, [key, true]);
     apply(mapSet, longKeysOfLength, [length, others + 1]);
     meter.alloc(2 * length);
+  };
+  const sameAsTarget = (target: unknown, key: unknown, value: unknown): void => {
+    if (!isObject(target)) return;
+    if (isProxy(target)) return work(longText(value));
+    if (typeof key !== "string" && typeof key !== "symbol") return;
+    const own = getOwnPropertyDescriptor(target, key);
+    if (own !== undefined && own.configurable === false) work(longText(own.value));
   };
   const asPropertyKey = (value: unknown, keyMessages = false): unknown => {
     if (typeof value === "string") {
@@ -830,6 +844,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     UNHASHED_TEXT,
     keyUse,
     asPropertyKey,
+    sameAsTarget,
     numberText,
     numbersMade,
     numberStandIn,

@@ -366,7 +366,9 @@ export function installTextGuards(kit: GuardKit): void {
           out += "$<";
           i += 2;
         } else {
-          const value = groups[apply(stringSlice, template, [i + 2, close]) as string];
+          const name = apply(stringSlice, template, [i + 2, close]) as string;
+          kit.keyUse(name);
+          const value = groups[name];
           if (value !== undefined) out += toText(value);
           i = close + 1;
         }
@@ -818,6 +820,7 @@ export function installTextGuards(kit: GuardKit): void {
           if (typeof v === "string") item = v;
           else if (typeof v === "number") item = toText(v);
           else if (hasSlot(stringValueOf, v) || hasSlot(numberValueOf, v)) item = toText(v);
+          if (item !== undefined) kit.keyUse(item); // looked up in `seen`, then in each object as a key
           if (item !== undefined && !apply(setHas, seen, [item])) {
             apply(setAdd, seen, [item]);
             propertyList[propertyList.length] = item;
