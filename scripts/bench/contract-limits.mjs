@@ -79,6 +79,9 @@ const HEAVY = {
   "typed array elements given such an object": `const s = "1".repeat(4e6); const v = { valueOf: () => s }; const t = new Float64Array(1); for (;;) t[0] = v;`,
   "long keys answered by a proxy's ownKeys, one-byte and two-byte": `const base = "a".repeat(16400) + "b".repeat(3000); const b2 = base + "\u0100"; const ks = []; for (let i = 0; i < 3000; i++) ks[i] = (i % 2 ? b2 : base).slice(i, i + 16400); for (;;) Reflect.ownKeys(new Proxy({}, { ownKeys: () => ks }));`,
   "Object.is of equal 2 Mi strings": `const a = "a".repeat(2e6); const b = ("a".repeat(2e6) + "\u0100").slice(0, 2e6); for (;;) Object.is(a, b);`,
+  // The fourteenth review (2026-11-26): a view handed back, lengths read by at and an iterator.
+  "an array-like view handed back to find": `let x = { length: { valueOf() { return 1; } } }; for (;;) { Array.prototype.find.call(x, (v, i, a) => { x = a; }); x.foo; }`,
+  "at and an iterator's next on a 4 Mi-digit length": `const s = " ".repeat(4194000) + "5"; const o = { length: s, 0: 1 }; for (;;) { Array.prototype.at.call(o, 0); Array.prototype.values.call(o).next(); }`,
   "a frozen property redefined with an equal 2 Mi string": `const a = "a".repeat(2e6); const b = ("a".repeat(2e6) + "\u0100").slice(0, 2e6); const o = {}; Object.defineProperty(o, "x", { value: a }); for (;;) Reflect.defineProperty(o, "x", { value: b });`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };

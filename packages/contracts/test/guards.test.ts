@@ -51,6 +51,8 @@ const numberRoutes: [string, string][] = [
   ["in lists made numbers", `new Float64Array([v]); Float64Array.of(v); Float64Array.from([v]); t.set([v]); String.fromCharCode(v);`],
   ["to DataView, ArrayBuffer and typed array constructors", `d.getInt8(v); d.setInt8(0, v); new DataView(d.buffer, v); new Int8Array(d.buffer, v); d.buffer.slice(v);`],
   ["as JSON's indentation and a regular expression's lastIndex", `JSON.stringify([1], null, Object.assign(new Number(1), { valueOf: () => s })); r.lastIndex = v; r.test("a");`],
+  // The fourteenth review (2026-11-26): split's limit, and lengths read by at, pop and an iterator's next.
+  ["as split's limit and an array-like's length", `"abc".split(/b/, v); Array.prototype.at.call({ length: s }, 0); Array.prototype.pop.call({ get length() { return s; } }); Array.prototype.values.call({ length: v }).next();`],
 ];
 
 /** Routes by which a contract hands V8 a property key: `key(i)` is a new string of 16,400 code units, `o` an object. */
@@ -281,6 +283,9 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
         ["redefining a frozen property", "Reflect.defineProperty(o, 'x', { value: b }); Object.defineProperty(frozen, 0, { value: b });"],
         ["answered by a proxy for its target's frozen property", "p.x; Object.getOwnPropertyDescriptor(q, 'x'); Reflect.defineProperty(r, 'x', { value: b });"],
       ].map(([name, use]): [string, string, string] => [`equal strings of 2 Mi code units ${name}`, `const a = "a".repeat(2e6); const b = ("a".repeat(2e6) + "\u0100").slice(0, 2e6); const o = {}; Object.defineProperty(o, "x", { value: a }); const frozen = Object.freeze([a]); const p = new Proxy(o, { get: () => b }); const q = new Proxy(o, { getOwnPropertyDescriptor: () => ({ value: b }) }); const r = new Proxy(o, { defineProperty: () => true }); for (let i = 0; i < 100; i++) { try { ${use} } catch (e) {} } return "done"`, "Step exceeding limit"]),
+      // The fourteenth review (2026-11-26): chainsim's view of an array-like, handed back to a built-in, was
+      // nested again each time.
+      ["an array-like view handed back to the built-in that made it", `let x = { length: { valueOf() { return 1; } } }; for (;;) { Array.prototype.find.call(x, (v, i, a) => { x = a; }); x.foo; }`, "Step exceeding limit"],
       // A private field of another object updated: V8 read the long numeric string unseen (2.6 ms each time).
       ["a private field of another object updated, holding a long numeric string", `class C { #p = 0; static go(o, s) { const v = { valueOf: () => s }; for (let i = 0; i < 100; i++) { o.#p = s; o.#p++; o.#p = v; o.#p -= 1; } } } C.go(new C(), "1".repeat(4e6)); return "done"`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
@@ -294,6 +299,13 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
         expect([failure!.code, failure!.exception]).to.deep.equal([155, exception]);
       });
     }
+  });
+
+  it("runs RegExp.prototype's symbol methods only on a regular expression with the built-in exec (fourteenth review of 2026-11-26)", async () => {
+    const { value } = await query(`const out = [["a-b".split(/-/).join(), "aXbX".replace(/X/g, "y"), [..."a1b2".matchAll(/\\d/g)].length, "a".match(/a/)[0], "abc".search(/c/)].join()]; class R extends RegExp {} const q = /a/; q.exec = () => null; for (const f of [() => RegExp.prototype[Symbol.replace].call({ exec: () => ({ 0: "a", length: 3e7, index: 0 }), flags: "" }, "abc", "x"), () => "a".replace(q, "b"), () => "a-b".split(new R("-")), () => "a1".matchAll(new R("\\\\d", "g")), () => "a-b".replace(new R("-"), "+")]) { try { out.push(String(f())); } catch (e) { out.push(e.name + ":" + e.message); } } return out.join("|");`);
+    expect(value).to.equal(
+      "a,b,ayby,2,a,2|TypeError:RegExp.prototype[Symbol.replace] is allowed in contracts only on a regular expression|TypeError:RegExp.prototype[Symbol.replace] is allowed in contracts only on a regular expression with the built-in exec|TypeError:RegExp.prototype[Symbol.split] is allowed in contracts only on a regular expression whose constructor is RegExp|TypeError:RegExp.prototype[Symbol.matchAll] is allowed in contracts only on a regular expression whose constructor is RegExp|a+b",
+    );
   });
 
   it("words V8's messages without chainsim's instrumentation: a function printed shows no body, descriptors read as V8 reads them", async () => {
@@ -517,6 +529,11 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
     ordinary.push(`class C { #p = 5; static run(o, a) { const log = []; const get = () => (log.push("get"), o); log.push(get().#p++); log.push(++get().#p); get().#p--; --(o).#p; log.push((o).#p++); o /*c*/ . #p -= (log.push("rhs"), 1); log.push(get().#p **= 2); log.push(o.#p *= o.#p); const f = (...x) => o; f(...a).#p++; log.push(o.#p); o.#p = "12"; o.#p++; log.push(o.#p, typeof o.#p); o.#p = { valueOf() { log.push("vo"); return 3; } }; log.push(o.#p -= 1); let b = new C(); log.push(o.#p += b.#p++, b.#p); for (let i = 0; i < 2; o.#p++) i++; log.push(o.#p); o.#p = Symbol(); try { o.#p++; } catch (e) { log.push(e.message); } try { ({}).#p++; } catch (e) { log.push(e.message); } try { null.#p -= 1; } catch (e) { log.push(e.message); } o.#p = 1
 o.#p++
 log.push(o.#p); return log.join(); } } return C.run(new C(), [1]);`);
+    // A contract's iterator on Array.prototype sees only the contract's own arrays, never chainsim's list of a
+    // typed array's values (which it could refill after the charge: fourteenth review of 2026-11-26).
+    ordinary.push(`let foreign = 0; const src = [1, 2, 3]; const original = Array.prototype[Symbol.iterator]; Array.prototype[Symbol.iterator] = function () { if (this !== src) foreign++; return original.call(this); }; const r = [new Float64Array(src).join(), Float64Array.from(src).join(), Float64Array.of(...src).join()]; Array.prototype[Symbol.iterator] = original; return r.join("|") + ";" + foreign;`);
+    // Conversions after V8's receiver checks, and none where V8 makes none (fourteenth review of 2026-11-26).
+    ordinary.push(`const log = []; const o = (n, v) => ({ valueOf() { log.push(n); return v; } }); const out = []; for (const f of [() => Number.prototype.toFixed.call({}, o("fixed", 1)), () => Number.prototype.toPrecision.call("1", o("precision", 1)), () => ArrayBuffer.prototype.resize.call({}, o("resize", 1)), () => new ArrayBuffer(2).resize(o("fixed buffer", 1)), () => "abc".padStart(2, { toString() { log.push("filler"); return "x"; } }), () => "abc".padEnd(o("pad", 5), "-"), () => new ArrayBuffer(-1, { get maxByteLength() { log.push("max"); return 8; } }), () => new ArrayBuffer(o("length", 2), { get maxByteLength() { log.push("max2"); return 8; } }).maxByteLength]) { try { out.push(String(f())); } catch (e) { out.push(e.name + ":" + e.message); } } return out.join("|") + ";" + log.join();`);
     // Keys handed to V8 through chainsim (kit.asPropertyKey): converted when and as often as V8 converts them.
     ordinary.push(`const log = []; const k = (v) => ({ toString() { log.push("s:" + String(v)); return v; } }); const sym = Symbol("q"); const ks = { [Symbol.toPrimitive](hint) { log.push(hint); return sym; } }; const o = { a: 1, [sym]: 2 }; const out = [o[k("a")], o[ks], k("a") in o, ks in o, delete o[k("zz")], Reflect.get(o, k("a")), Reflect.has(o, ks), o.hasOwnProperty(k("a")), Object.hasOwn(o, ks), Object.getOwnPropertyDescriptor(o, k("a")).value, Symbol.for(k("reg")) === Symbol.for("reg"), ({ [k("m")]() { return 3; } }).m(), new (class { [k("c")]() { return 4; } })().c(), o.propertyIsEnumerable(k("a"))]; const { [k("a")]: d } = o; out.push(d); for (const f of [() => null[k("n")], () => undefined[k("u")], () => k("x") in 5, () => Reflect.get(1, k("r")), () => Object.prototype.hasOwnProperty.call(null, k("h")), () => o[{ toString() { throw new RangeError("no key"); } }], () => o[{ toString: () => ({}), valueOf: () => ({}) }], () => o[{ [Symbol.toPrimitive]: 1 }], () => ({ [{ [Symbol.toPrimitive]: 1 }]: 1 }), () => { const { [{ [Symbol.toPrimitive]: 1 }]: v } = o; }, () => delete o[{ [Symbol.toPrimitive]: 1 }], () => ({ [Symbol.toPrimitive]: 1 }) in o, () => Reflect.get(o, { [Symbol.toPrimitive]: 1 }), () => Reflect.has(o, { [Symbol.toPrimitive]: 1 }), () => new (class extends Object { m() { return super[{ [Symbol.toPrimitive]: 1 }]; } })().m(), () => o[{ [Symbol.toPrimitive]: 1 }]++]) { try { out.push(String(f())); } catch (e) { out.push(e.name + ":" + e.message); } } return [out.join("|"), log.join()].join(";");`);
     ordinary.forEach((body, index) => {

@@ -336,8 +336,15 @@ export function bootstrap(
       if (n % config.sizeUnit === 0) charge(1);
       if (n % 1024 === 0) alloc(16 * 1024);
     }
-    return setPrototypeOf(out, arrayPrototype) as unknown[];
+    return setPrototypeOf(out, spreadPrototype) as unknown[];
   };
+  /**
+   * A spread's list, as V8 gets it: its prototype holds only the array iterator (Array.prototype's, as the
+   * guards leave it), so that an iterator a contract puts on Array.prototype is never handed chainsim's list,
+   * which it could refill after the list was charged (fourteenth review of 2026-11-26). Set once the guards
+   * are installed.
+   */
+  let spreadPrototype: object | null = null;
   const args = (iterable: unknown): unknown[] => {
     const list = collect(iterable);
     stack += 16 * list.length;
@@ -451,6 +458,8 @@ export function bootstrap(
   guards.closing.iterator = closingIterator;
   for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);
   guards.coverNumericArguments();
+  spreadPrototype = setPrototypeOf({ [iteratorSymbol]: (arrayPrototype as unknown as Record<symbol, unknown>)[iteratorSymbol] }, null) as object;
+  Object.freeze(spreadPrototype);
   const regexp = guards.makeRegExp!;
   const engineLimit = guards.engineLimit!;
   const madeByContract = guards.madeByContract!;

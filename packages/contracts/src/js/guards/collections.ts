@@ -53,7 +53,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     replace(global.Array.prototype, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
         if (this === null || this === undefined) return apply(original, this, args);
-        const { value: target, length } = arrayLike(this, name !== "push");
+        const { value: target, length } = arrayLike(this, name !== "push" && name !== "at" && name !== "pop");
         cost(length, args, target);
         // On an object that is not an array, V8 writes the new elements as any write past the end.
         const added = name === "push" || name === "unshift" ? args.length : name === "splice" ? max(args.length - 2, 0) : 0;
@@ -105,15 +105,19 @@ export function installCollectionGuards(kit: GuardKit): void {
   });
   for (const name of ["sort", "toSorted"]) arrayMethod(name, (length, args, target) => sortCost(length, name === "toSorted", args, target));
   arrayMethod("push", (_length, args) => makesElements(args.length));
-  // Constant work, but they convert and read what a contract controls (a length, an index, `join`): held
-  // like every guard, so that none recurses into itself unseen.
-  for (const name of ["at", "pop", "toString"]) charged(global.Array.prototype, name, () => {});
+  // Constant work, but they read a length (a getter, a long numeric string: through arrayLike's view) and
+  // convert what a contract controls: held like every guard, so that none recurses into itself unseen.
+  for (const name of ["at", "pop"]) arrayMethod(name, () => {});
+  charged(global.Array.prototype, "toString", () => {});
   charged(TypedArrayProto, "toString", () => {});
   // Iterators are lazy: what consumes one natively is charged by the live size of what it iterates.
+  // An array-like whose length is a getter or a long numeric string is iterated through arrayLike's view,
+  // whose length is read once (V8's iterator reads it again at each step).
   for (const name of ["keys", "values", "entries", iteratorSymbol]) {
     replace(global.Array.prototype, name, (original) => ({
       method(this: unknown) {
-        return iterates(apply(original, this, []), this);
+        const iterated = this === null || this === undefined ? this : arrayLike(this, false).value;
+        return iterates(apply(original, iterated, []), this);
       },
     }).method);
   }
@@ -312,7 +316,7 @@ export function installCollectionGuards(kit: GuardKit): void {
       method(this: unknown, ...args: unknown[]) {
         if (owner === TypedArray && typeof this === "function" && args[0] !== null && args[0] !== undefined) {
           // The values (or what the map function answers for each) become numbers: listed first, charged.
-          const values = apply(guardedArrayFrom, undefined, [args[0], args[1], args[2]]) as unknown[];
+          const values = listOf(apply(guardedArrayFrom, undefined, [args[0], args[1], args[2]]) as unknown[]);
           kit.numbersMade(values, values.length);
           return apply(original, this, [values]);
         }
@@ -322,6 +326,11 @@ export function installCollectionGuards(kit: GuardKit): void {
     }).method);
   }
   const guardedArrayFrom = global.Array.from as Function;
+  /**
+   * A list of chainsim's handed to V8 (it holds number stand-ins): without a prototype, so that V8 reads it
+   * as an array-like and runs no iterator a contract put on Array.prototype (which would be handed the list).
+   */
+  const listOf = (values: unknown[]): unknown[] => kit.natives.setPrototypeOf(values, null) as unknown[];
   charged(TypedArray, "of", (_r, args) => kit.numbersMade(args, args.length));
 
   // ---- Array itself, and array lengths: V8 reserves what a length asks for at once ------------------
@@ -581,7 +590,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   const byteCount = (args: unknown[]): number => {
     const n = integer(args[0]);
     args[0] = n;
-    return n > MAX_SAFE ? 0 : n;
+    return n > MAX_SAFE ? -1 : n; // negative: V8's RangeError to come, nothing charged
   };
   const MAX_SAFE = 2 ** 53 - 1;
   /**
@@ -595,6 +604,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   const MAX_RESERVATION = 2 ** 32;
   const bufferBytes = (args: unknown[]): number => {
     const length = byteCount(args);
+    if (length < 0) return 0; // V8's RangeError comes before the options are read
     const options = args[1];
     if (!kit.isObject(options)) return length;
     const maxByteLength = (options as { maxByteLength?: unknown }).maxByteLength;
@@ -611,8 +621,11 @@ export function installCollectionGuards(kit: GuardKit): void {
     return length + RESERVATION_BYTES;
   };
   guardConstructor("ArrayBuffer", bufferBytes, 2); // its length and options: converted by bufferBytes
+  const isResizable = getOwnPropertyDescriptor(ArrayBuffer.prototype, "resizable")!.get!;
   charged(ArrayBuffer.prototype, "resize", (buffer, args) => {
-    const grows = byteCount(args) - (isArrayBuffer(buffer) ? (apply(byteLength, buffer, []) as number) : 0);
+    // V8 refuses a receiver that is not a resizable buffer before it converts the length.
+    if (!isArrayBuffer(buffer) || !apply(isResizable, buffer, [])) return;
+    const grows = byteCount(args) - (apply(byteLength, buffer, []) as number);
     if (grows > 0) {
       meter.alloc(grows);
       work(grows);
@@ -631,7 +644,7 @@ export function installCollectionGuards(kit: GuardKit): void {
       if (isArrayBuffer(first)) return 0; // a view: the buffer's bytes were charged when it was made
       // V8 lists the values first (an iterable's, or an array-like's), then converts each to a number:
       // listed here by the guarded Array.from, so that each long string's conversion is charged.
-      const values = apply(guardedArrayFrom, undefined, [first]) as unknown[];
+      const values = listOf(apply(guardedArrayFrom, undefined, [first]) as unknown[]);
       kit.numbersMade(values, values.length);
       args[0] = values;
       return values.length * perElement;

@@ -387,6 +387,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const isProxy = (value: unknown): boolean => isObject(value) && apply(weakGet, chains, [value])?.target !== undefined;
 
   /** Where `length` of `value` comes from without running contract code: a number, or undefined for "ask it". */
+  /** chainsim's steady views (arrayLike) and the length each answers. */
+  const steadyLengths = new WeakMapCtor<object, number>();
   const plainLength = (value: object): number | undefined => {
     for (let o: object | null = value, hops = 0; o !== null; o = getPrototypeOf(o), hops++) {
       if (isProxy(o) || hops > 10_000) return undefined;
@@ -395,7 +397,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
       if (own === undefined) continue;
       if (own.get === typedLength && isTypedArray(value)) return apply(typedLength, value, []) as number;
       if (!("value" in own)) return undefined;
-      return isObject(own.value) ? undefined : toLength(own.value);
+      // A long string is read whole each time V8 reads the length: a view answers the number instead.
+      return isObject(own.value) || longText(own.value) > 0 ? undefined : toLength(own.value);
     }
     return 0;
   };
@@ -508,12 +511,22 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
       if (walks && plain > 0) work(plain * walkSurplus(value, plain));
       return { value, length: plain };
     }
+    // A view of chainsim's already answers a fixed length: it is not put behind another (a contract can
+    // get one as a callback's array argument and hand it back, which would nest views without end).
+    const fixed = apply(weakGet, steadyLengths, [value]) as number | undefined;
+    if (fixed !== undefined) {
+      if (walks && fixed > 0) work(fixed * STEADY_UNITS);
+      return { value, length: fixed };
+    }
     const length = toLength((value as { length?: unknown }).length);
     if (walks && length > 0) work(length * (STEADY_UNITS + walkSurplus(value, length)));
     const steady = new NativeProxy(value, {
       get: (target, key) => (key === "length" ? length : reflectGet(target, key, target)),
       set: (target, key, v) => reflectSet(target, key, v, target),
     });
+    apply(weakSet, steadyLengths, [steady, length]);
+    // Counted as a proxy over `value` in chains: a contract's proxies over it count it (calls.ts).
+    apply(weakSet, chains, [steady, { depth: (apply(weakGet, chains, [value])?.depth ?? 0) + 1, target: value }]);
     return { value: steady, length };
   };
 
@@ -673,7 +686,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    * (kit.integer, numberPrimitive) and the lists of numbersMade are not here.
    */
   const numericArguments = new WeakMapCtor<Function, number[]>();
-  const NUMERIC_ARGUMENTS: [object | undefined, string[], number[]][] = [
+  const NUMERIC_ARGUMENTS: [object | undefined, (string | symbol)[], number[]][] = [
+    [RegExp.prototype, [Symbol.split], [1]],
     [String.prototype, ["at", "charAt", "charCodeAt", "codePointAt"], [0]],
     [String.prototype, ["endsWith", "startsWith"], [1]],
     [String.prototype, ["slice", "substr", "substring"], [0, 1]],

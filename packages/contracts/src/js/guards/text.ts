@@ -8,6 +8,7 @@ export function installTextGuards(kit: GuardKit): void {
   const construct = Reflect.construct;
   const defineProperty = Object.defineProperty;
   const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+  const getPrototypeOf = Reflect.getPrototypeOf;
   const isArray = Array.isArray;
   const objectKeys = Object.keys;
   const stringSlice = String.prototype.slice;
@@ -219,8 +220,9 @@ export function installTextGuards(kit: GuardKit): void {
       method(this: unknown, maxLength: unknown, fill?: unknown) {
         const text = receiverText(this, name);
         const n = integer(maxLength);
+        if (n <= text.length) return text; // V8 converts no filler then
         const filler = fill === undefined ? undefined : toText(fill);
-        if (n > text.length) makesString(n);
+        makesString(n);
         return apply(original, text, filler === undefined ? [n] : [n, filler]);
       },
     }).method);
@@ -700,8 +702,10 @@ export function installTextGuards(kit: GuardKit): void {
   defineProperty(getOwnPropertyDescriptor(RegExpProto, "flags")!.get!, "name", { value: "get flags" });
   // The input is converted once here, so that the text charged is the text searched.
   for (const name of ["exec", "test", Symbol.match, Symbol.matchAll, Symbol.search, Symbol.split, Symbol.replace]) {
+    const label = typeof name === "symbol" ? `RegExp.prototype[${String(name).slice(7, -1)}]` : "";
     replace(RegExpProto, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
+        if (typeof name === "symbol") ownMatcher(this, name, label);
         const text = toText(args[0]);
         args[0] = text;
         regExpCost(this, text);
@@ -710,6 +714,47 @@ export function installTextGuards(kit: GuardKit): void {
       },
     }).method);
   }
+  /**
+   * V8's RegExp.prototype[Symbol.*] run ECMAScript's generic algorithm on whatever `exec` the receiver has,
+   * and take what it answers on trust: a result claiming 30 million captures was walked natively for 0.7 s
+   * (fourteenth review of 2026-11-26), its `index` or a `lastIndex` getter made numbers unseen. So in
+   * contracts they work on a regular expression of chainsim's whose `exec` is the built-in, and `split` and
+   * `matchAll`, which make a new one with the species constructor, on one whose constructor is RegExp's own
+   * (docs/contracts.md §14). Looked up as V8 would find them, without running a getter.
+   */
+  const guardedExec = RegExpProto.exec;
+  const speciesGetter = getOwnPropertyDescriptor(GuardedRegExp, Symbol.species)?.get;
+  const found = (object: object, key: string | symbol): PropertyDescriptor | undefined => {
+    for (let o: object | null = object, hops = 0; o !== null && hops < 300; o = getPrototypeOf(o), hops++) {
+      if (kit.isProxy(o)) return undefined;
+      const own = getOwnPropertyDescriptor(o, key);
+      if (own !== undefined) return own;
+    }
+    return undefined;
+  };
+  /** A regular expression itself (a contract's, made by makeRegExp, or chainsim's own), not a proxy of one. */
+  const isNativeRegExp = (value: object): boolean => {
+    if (isRecordedRegExp(value)) return true;
+    if (value === RegExpProto) return false;
+    try {
+      apply(sourceGetter, value, []);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const ownMatcher = (receiver: unknown, name: symbol, method: string): void => {
+    if (receiver === null || typeof receiver !== "object") return; // V8's own TypeError
+    if (!isNativeRegExp(receiver)) throw new TypeError(`${method} is allowed in contracts only on a regular expression`);
+    const exec = found(receiver as object, "exec");
+    if (exec === undefined || exec.value !== guardedExec) throw new TypeError(`${method} is allowed in contracts only on a regular expression with the built-in exec`);
+    if (name !== Symbol.split && name !== Symbol.matchAll) return;
+    const made = found(receiver as object, "constructor");
+    const species = found(GuardedRegExp, Symbol.species);
+    if (made === undefined || made.value !== GuardedRegExp || species === undefined || species.get !== speciesGetter) {
+      throw new TypeError(`${method} is allowed in contracts only on a regular expression whose constructor is RegExp`);
+    }
+  };
   replace(RegExpProto, "toString", () => ({
     toString(this: any) {
       const source = toText(this.source);
@@ -724,8 +769,9 @@ export function installTextGuards(kit: GuardKit): void {
   const MANY_DIGITS = 20;
   charged(global.Number.prototype, "toString", (_n, args) => args[0] !== undefined && args[0] !== 10 && work(limits.unit));
   for (const name of ["toFixed", "toPrecision", "toExponential"]) {
-    charged(global.Number.prototype, name, (_n, args) => {
-      if (args[0] === undefined) return;
+    charged(global.Number.prototype, name, (receiver, args) => {
+      // V8 refuses a receiver that is not a number before it converts the digits.
+      if (args[0] === undefined || (typeof receiver !== "number" && !hasSlot(numberValueOf, receiver))) return;
       // Converted once, here: V8 gets the primitive, and a valueOf answers once.
       args[0] = kit.toPrimitive(args[0], "number");
       if (!(toNumber(args[0]) <= MANY_DIGITS)) work(limits.unit);
