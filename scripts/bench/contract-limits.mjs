@@ -82,6 +82,10 @@ const HEAVY = {
   // The fourteenth review (2026-11-26): a view handed back, lengths read by at and an iterator.
   "an array-like view handed back to find": `let x = { length: { valueOf() { return 1; } } }; for (;;) { Array.prototype.find.call(x, (v, i, a) => { x = a; }); x.foo; }`,
   "at and an iterator's next on a 4 Mi-digit length": `const s = " ".repeat(4194000) + "5"; const o = { length: s, 0: 1 }; for (;;) { Array.prototype.at.call(o, 0); Array.prototype.values.call(o).next(); }`,
+  // The fifteenth review (2026-11-26): a built-in next that never says done, a built-in reviver, regex split.
+  "new Set of an iterator whose next is Object.prototype.valueOf": `const it = { [Symbol.iterator]() { return this; }, next: Object.prototype.valueOf }; for (;;) new Set(it);`,
+  "JSON.parse of 100,000 values with a built-in reviver": `const t = "[" + "1,".repeat(99999) + "1]"; for (;;) JSON.parse(t, Object.is);`,
+  "split of 300,000 characters by a regular expression": `const s = "a,b".repeat(100000); for (;;) s.split(/,/);`,
   "a frozen property redefined with an equal 2 Mi string": `const a = "a".repeat(2e6); const b = ("a".repeat(2e6) + "\u0100").slice(0, 2e6); const o = {}; Object.defineProperty(o, "x", { value: a }); for (;;) Reflect.defineProperty(o, "x", { value: b });`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };

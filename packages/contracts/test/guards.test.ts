@@ -120,8 +120,8 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["shift of an array-like with a huge length", `const o = { length: 9007199254740991 }; o[9007199254740990] = 1; Array.prototype.shift.call(o); return "done"`, "Step exceeding limit"],
       ["replacements whose total passes the string cap", `const big = "x".repeat(1e5); return String("a".repeat(100).replaceAll("a", () => big).length)`, "Memory exceeding limit"],
       ["replaceAll expanding $& at 4 million matches", `return String("a".repeat(4e6).replaceAll("a", "$&$&").length)`, "Step exceeding limit"],
-      ["replace expanding $\` per match", `return String("a".repeat(100000).replace(/a/g, "$\`").length)`, "Step exceeding limit"],
-      ["a replacer returning long strings", `const long = "x".repeat(1e6); return String("a".repeat(1000).replace(/a/g, () => long).length)`, "Step exceeding limit"],
+      ["replace expanding $\` per match", `return String("a".repeat(100000).replace(/a/g, "$\`").length)`, "Memory exceeding limit"],
+      ["a replacer returning long strings", `const long = "x".repeat(1e6); return String("a".repeat(1000).replace(/a/g, () => long).length)`, "Memory exceeding limit"],
       ["normalize to NFKD", `return String("\\ufdfa".repeat(1e6).normalize("NFKD").length)`, "Memory exceeding limit"],
       ["encodeURIComponent", `return String(encodeURIComponent("\\u4e00".repeat(2e6)).length)`, "Memory exceeding limit"],
       ["escape", `return String(escape("\\u4e00".repeat(2e6)).length)`, "Memory exceeding limit"],
@@ -286,6 +286,17 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       // The fourteenth review (2026-11-26): chainsim's view of an array-like, handed back to a built-in, was
       // nested again each time.
       ["an array-like view handed back to the built-in that made it", `let x = { length: { valueOf() { return 1; } } }; for (;;) { Array.prototype.find.call(x, (v, i, a) => { x = a; }); x.foo; }`, "Step exceeding limit"],
+      // The fifteenth review (2026-11-26): an exec installed while the input is converted (V8 then walked what
+      // it answered), built-in `next`s that never say done, a built-in reviver, numbers written by push.
+      ["an exec installed on the regular expression while its input is converted", `let n = 0; const evil = () => (n++ < 1 ? { 0: "a", length: 3e7, index: 0 } : null); for (;;) { n = 0; const re = /a/; RegExp.prototype[Symbol.replace].call(re, { toString() { re.exec = evil; return "abc"; } }, "x"); }`, "Step exceeding limit"],
+      ...[
+        ["new Set", "new Set(it);"],
+        ["Array.from", "Array.from(it);"],
+        ["array rest", "const [...rest] = it;"],
+      ].map(([name, use]): [string, string, string] => [`${name} of an iterator whose next is a built-in that never says done`, `const it = { [Symbol.iterator]() { return this; }, next: Object.prototype.valueOf }; for (;;) { ${use} }`, "Step exceeding limit"]),
+      ["array rest of an array, the array iterator's next replaced by a built-in", `Object.getPrototypeOf([][Symbol.iterator]()).next = Object.prototype.valueOf; for (;;) { const [...rest] = [1]; }`, "Step exceeding limit"],
+      ["JSON.parse with a built-in reviver", `const t = "[" + "1,".repeat(99999) + "1]"; for (let i = 0; i < 10; i++) JSON.parse(t, Object.is); return "done"`, "Step exceeding limit"],
+      ["objects answering 4 Mi digits pushed and spliced into a typed array", `const s = " ".repeat(4194000) + "5"; const o = { valueOf: () => s }; const u = new Uint8Array(4); for (let i = 0; i < 100; i++) { try { Array.prototype.push.call(u, o); } catch (e) {} try { Array.prototype.splice.call(u, 0, 1, o); } catch (e) {} } return "done"`, "Step exceeding limit"],
       // A private field of another object updated: V8 read the long numeric string unseen (2.6 ms each time).
       ["a private field of another object updated, holding a long numeric string", `class C { #p = 0; static go(o, s) { const v = { valueOf: () => s }; for (let i = 0; i < 100; i++) { o.#p = s; o.#p++; o.#p = v; o.#p -= 1; } } } C.go(new C(), "1".repeat(4e6)); return "done"`, "Step exceeding limit"],
       // Unmetered, 200 of them reach V8's heap limit; metered, 3 exhaust the steps (1 per 128 elements made).
@@ -529,6 +540,8 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
     ordinary.push(`class C { #p = 5; static run(o, a) { const log = []; const get = () => (log.push("get"), o); log.push(get().#p++); log.push(++get().#p); get().#p--; --(o).#p; log.push((o).#p++); o /*c*/ . #p -= (log.push("rhs"), 1); log.push(get().#p **= 2); log.push(o.#p *= o.#p); const f = (...x) => o; f(...a).#p++; log.push(o.#p); o.#p = "12"; o.#p++; log.push(o.#p, typeof o.#p); o.#p = { valueOf() { log.push("vo"); return 3; } }; log.push(o.#p -= 1); let b = new C(); log.push(o.#p += b.#p++, b.#p); for (let i = 0; i < 2; o.#p++) i++; log.push(o.#p); o.#p = Symbol(); try { o.#p++; } catch (e) { log.push(e.message); } try { ({}).#p++; } catch (e) { log.push(e.message); } try { null.#p -= 1; } catch (e) { log.push(e.message); } o.#p = 1
 o.#p++
 log.push(o.#p); return log.join(); } } return C.run(new C(), [1]);`);
+    // split by a regular expression, done by chainsim with one search from each position (text.ts splitByRegExp).
+    ordinary.push(`const cases = [["a-b-c", /-/], ["a-b-c", /-/, 2], ["abc", /(?:)/], ["", /x/], ["", /(?:)/], ["a1b22c", /(\\d)+/], ["a1b22c", /(\\d)(x)?/], ["test", /t/], ["tt", /t*/], ["abc", /$/], ["abc", /^/m], ["a,b,,c,", /,/], ["a,b", /,/, 0], ["a,b,c", /,/, { valueOf() { return 2; } }], ["a,b,c", /,/, -1], ["aaa", /a*?/], ["aaa", /a*/], ["ab", /(?<n>b)?/], ["x", /x/y], ["x-y", /-/g]]; const r = []; for (const [s, re, lim] of cases) { const before = re.lastIndex; r.push(JSON.stringify(s.split(re, lim)) + "@" + re.lastIndex + (before === re.lastIndex ? "" : "!")); } r.push("a,b".repeat(30000).split(/,/).length); return r.join(" ");`);
     // A contract's iterator on Array.prototype sees only the contract's own arrays, never chainsim's list of a
     // typed array's values (which it could refill after the charge: fourteenth review of 2026-11-26).
     ordinary.push(`let foreign = 0; const src = [1, 2, 3]; const original = Array.prototype[Symbol.iterator]; Array.prototype[Symbol.iterator] = function () { if (this !== src) foreign++; return original.call(this); }; const r = [new Float64Array(src).join(), Float64Array.from(src).join(), Float64Array.of(...src).join()]; Array.prototype[Symbol.iterator] = original; return r.join("|") + ";" + foreign;`);

@@ -55,6 +55,8 @@ export function installCollectionGuards(kit: GuardKit): void {
         if (this === null || this === undefined) return apply(original, this, args);
         const { value: target, length } = arrayLike(this, name !== "push" && name !== "at" && name !== "pop");
         cost(length, args, target);
+        // Items written into a typed array are made numbers there (objects behind stand-ins).
+        if ((name === "push" || name === "unshift" || name === "splice") && isTypedArray(target)) kit.numbersMade(args, args.length, name === "splice" ? 2 : 0);
         // On an object that is not an array, V8 writes the new elements as any write past the end.
         const added = name === "push" || name === "unshift" ? args.length : name === "splice" ? max(args.length - 2, 0) : 0;
         const writesWithin = name === "copyWithin" || name === "reverse" || name === "fill" || name === "sort";

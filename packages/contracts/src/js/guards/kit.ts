@@ -131,6 +131,8 @@ export interface GuardKit {
   numberStandIn(value: unknown): unknown;
   /** Called once the installers are done: natives that make numbers of their arguments, unguarded so far, are wrapped. */
   coverNumericArguments(): void;
+  /** Called once the installers are done: the built-in iterators as they are then, which `iterated` trusts only unchanged. */
+  protocolsInstalled(): void;
   /** The primitive V8 makes a number of (ToPrimitive, hint number: a `valueOf` runs once, here), a long string charged. */
   numberPrimitive(value: unknown): unknown;
   /** `target` gets `proto` as its prototype: what is under `target` moves under `proto`'s chain, checked by linkUnder. */
@@ -628,13 +630,34 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     return iterator;
   };
   const closing: { iterator?: (iterator: object) => unknown } = setPrototypeOf({}, null);
+  /**
+   * The built-in iterators as the installers leave them: [a collection's @@iterator, its iterator
+   * prototype, that prototype's `next`]. A contract can replace either (`next` with a built-in that never
+   * says done: Object.prototype.valueOf), and then what V8 iterates natively is not what was counted.
+   */
+  const protocols = setPrototypeOf([], null) as [Function, object, unknown][];
+  const protocolsInstalled = () => {
+    for (const sample of [[] as unknown, "", new Set(), new Map()]) {
+      const method = (sample as Record<symbol, Function>)[iteratorSymbol]!;
+      const proto = getPrototypeOf(apply(method, sample, []) as object) as object;
+      protocols[protocols.length] = setPrototypeOf([method, proto, getOwnPropertyDescriptor(proto, "next")?.value], null) as [Function, object, unknown];
+    }
+    const typed = getOwnPropertyDescriptor(TypedArrayProto, iteratorSymbol)!.value as Function;
+    protocols[protocols.length] = setPrototypeOf([typed, protocols[0]![1], protocols[0]![2]], null) as [Function, object, unknown];
+  };
+  const intact = (method: unknown): boolean => {
+    for (let i = 0; i < protocols.length; i++) {
+      const protocol = protocols[i]!; // indexed, not destructured: no iterator of a contract's runs here
+      if (method === protocol[0]) return getOwnPropertyDescriptor(protocol[1], "next")?.value === protocol[2];
+    }
+    return false;
+  };
   const iterated = (value: unknown): [unknown, number] | undefined => {
     if (value === null || value === undefined) return undefined;
     const method = (value as Record<symbol, unknown>)[iteratorSymbol];
     if (typeof method !== "function") return undefined; // V8's own "is not iterable" where it is wrong
-    if (typeof value === "string" || isTypedArray(value) || (isArray(value) && !isProxy(value)) || (isObject(value) && sizeOf(value) !== undefined)) {
-      return [value, iterationBound(value)];
-    }
+    const known = typeof value === "string" || isTypedArray(value) || (isArray(value) && !isProxy(value)) || (isObject(value) && sizeOf(value) !== undefined);
+    if (known && intact(method)) return [value, iterationBound(value)];
     const iterator = apply(method as Function, value, []);
     const once = setPrototypeOf({}, null) as Record<symbol, unknown>;
     const handed = isObject(iterator) && closing.iterator !== undefined ? closing.iterator(iterator) : iterator;
@@ -863,6 +886,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     numbersMade,
     numberStandIn,
     coverNumericArguments,
+    protocolsInstalled,
     numberPrimitive,
     isObject,
     isProxy,
