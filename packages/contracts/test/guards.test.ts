@@ -312,6 +312,12 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
     }
   });
 
+  it("refuses a typed array as an array's species or as Array.from's and Array.of's receiver (fifteenth review of 2026-11-26)", async () => {
+    // V8 would make a number of each element it writes there, natively and unseen.
+    const { value } = await query(`const W = new String(" ".repeat(4194000) + "5"); const a = [W]; a.constructor = { [Symbol.species]: function () { return new Uint8Array(1); } }; const make = function () { return new Uint8Array(1); }; const out = []; for (const f of [() => a.flat(), () => a.map(() => W), () => a.slice(), () => a.filter(() => true), () => [].concat.call(a, [W]), () => Array.from.call(make, [W]), () => Array.of.call(make, W)]) { try { f(); out.push("made"); } catch (e) { out.push(e.name); } } return out.join();`);
+    expect(value).to.equal(new Array(7).fill("TypeError").join());
+  });
+
   it("runs RegExp.prototype's symbol methods only on a regular expression with the built-in exec (fourteenth review of 2026-11-26)", async () => {
     const { value } = await query(`const out = [["a-b".split(/-/).join(), "aXbX".replace(/X/g, "y"), [..."a1b2".matchAll(/\\d/g)].length, "a".match(/a/)[0], "abc".search(/c/)].join()]; class R extends RegExp {} const q = /a/; q.exec = () => null; for (const f of [() => RegExp.prototype[Symbol.replace].call({ exec: () => ({ 0: "a", length: 3e7, index: 0 }), flags: "" }, "abc", "x"), () => "a".replace(q, "b"), () => "a-b".split(new R("-")), () => "a1".matchAll(new R("\\\\d", "g")), () => "a-b".replace(new R("-"), "+")]) { try { out.push(String(f())); } catch (e) { out.push(e.name + ":" + e.message); } } return out.join("|");`);
     expect(value).to.equal(
@@ -542,6 +548,8 @@ o.#p++
 log.push(o.#p); return log.join(); } } return C.run(new C(), [1]);`);
     // split by a regular expression, done by chainsim with one search from each position (text.ts splitByRegExp).
     ordinary.push(`const cases = [["a-b-c", /-/], ["a-b-c", /-/, 2], ["abc", /(?:)/], ["", /x/], ["", /(?:)/], ["a1b22c", /(\\d)+/], ["a1b22c", /(\\d)(x)?/], ["test", /t/], ["tt", /t*/], ["abc", /$/], ["abc", /^/m], ["a,b,,c,", /,/], ["a,b", /,/, 0], ["a,b,c", /,/, { valueOf() { return 2; } }], ["a,b,c", /,/, -1], ["aaa", /a*?/], ["aaa", /a*/], ["ab", /(?<n>b)?/], ["x", /x/y], ["x-y", /-/g]]; const r = []; for (const [s, re, lim] of cases) { const before = re.lastIndex; r.push(JSON.stringify(s.split(re, lim)) + "@" + re.lastIndex + (before === re.lastIndex ? "" : "!")); } r.push("a,b".repeat(30000).split(/,/).length); return r.join(" ");`);
+    // An array's species, Array.from's and Array.of's receiver: a subclass's instances as in V8 (nativeSpecies).
+    ordinary.push(`class A extends Array {} const a = A.from([1, 2, 3]); const log = []; const b = [1, 2, 3]; b.constructor = { get [Symbol.species]() { log.push("species"); return A; } }; const r = [a.map((x) => x * 2) instanceof A, a.filter((x) => x > 1).join(), a.slice(1) instanceof A, a.splice(0, 1) instanceof A, a.flatMap((x) => [x, x]).length, A.of(7, 8) instanceof A, Array.from.call(A, [1]) instanceof A, b.map((x) => x) instanceof A, [1, 2].map((x) => x).constructor === Array, [].concat.call(a, [4]) instanceof A, a.flat() instanceof A]; const errs = []; for (const f of [() => { const c = [1]; c.constructor = { [Symbol.species]: 5 }; return c.map((x) => x); }, () => { const c = [1]; c.constructor = 5; return c.slice(); }, () => Array.from.call({}, [1]).length]) { try { errs.push(String(f())); } catch (e) { errs.push(e.name + ":" + e.message); } } return r.join() + ";" + log.join() + ";" + errs.join("|");`);
     // A contract's iterator on Array.prototype sees only the contract's own arrays, never chainsim's list of a
     // typed array's values (which it could refill after the charge: fourteenth review of 2026-11-26).
     ordinary.push(`let foreign = 0; const src = [1, 2, 3]; const original = Array.prototype[Symbol.iterator]; Array.prototype[Symbol.iterator] = function () { if (this !== src) foreign++; return original.call(this); }; const r = [new Float64Array(src).join(), Float64Array.from(src).join(), Float64Array.of(...src).join()]; Array.prototype[Symbol.iterator] = original; return r.join("|") + ";" + foreign;`);

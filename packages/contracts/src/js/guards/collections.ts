@@ -23,6 +23,11 @@ export function installCollectionGuards(kit: GuardKit): void {
   const weakSetAdd = WeakSet.prototype.add;
   const isConcatSpreadable = Symbol.isConcatSpreadable;
   const species = Symbol.species;
+  const NativeArrayCtor = Array;
+  const NativeProxyCtor = Proxy;
+  const reflectGet = Reflect.get;
+  const reflectSet = Reflect.set;
+  const weakMapSet = WeakMap.prototype.set;
   const iteratorSymbol = Symbol.iterator;
   const TypedArrayProto = getPrototypeOf(Int8Array.prototype) as object;
   const ArrayProto = Array.prototype;
@@ -49,6 +54,8 @@ export function installCollectionGuards(kit: GuardKit): void {
 
   // ---- Array.prototype: the length read once, charged, and the same length seen by V8 ----------------
   /** `cost(length, args)` runs before the original, on the receiver as `arrayLike` gives it. */
+  /** The natives that construct their result with the receiver's species (nativeSpecies). */
+  const SPECIES_METHODS: Record<string, boolean> = setPrototypeOf({ slice: true, splice: true, map: true, filter: true, flatMap: true }, null) as Record<string, boolean>;
   const arrayMethod = (name: string | symbol, cost: (length: number, args: unknown[], target: unknown) => void) =>
     replace(global.Array.prototype, name, (original) => ({
       method(this: unknown, ...args: unknown[]) {
@@ -61,8 +68,9 @@ export function installCollectionGuards(kit: GuardKit): void {
         const added = name === "push" || name === "unshift" ? args.length : name === "splice" ? max(args.length - 2, 0) : 0;
         const writesWithin = name === "copyWithin" || name === "reverse" || name === "fill" || name === "sort";
         if ((added > 0 || (writesWithin && length > 0)) && kit.isObject(this) && arrayBehind(this) === undefined) elementWrite(this, length + added - 1);
-        const result = apply(original, target, args);
-        return result === target && target !== this ? this : result;
+        const receiver = SPECIES_METHODS[name as string] === true ? nativeSpecies(target) : target;
+        const result = apply(original, receiver, args);
+        return (result === target || result === receiver) && target !== this ? this : result;
       },
     }).method);
   /**
@@ -262,7 +270,7 @@ export function installCollectionGuards(kit: GuardKit): void {
         },
       };
     }
-    const made = construct(C as Function, [0]) as unknown[];
+    const made = madeBySpecies(C as Function, [0]) as unknown[];
     return {
       put: (index, value) => createProperty(made, index, value),
       done: (length) => {
@@ -270,6 +278,58 @@ export function installCollectionGuards(kit: GuardKit): void {
         return made;
       },
     };
+  };
+  /**
+   * What an array's species (or Array.from's and Array.of's receiver) constructs, refused when it is a typed
+   * array: V8 would make a number of each element it writes there natively, unseen (an element answering
+   * 4 Mi digits: 1 ms for no step; fifteenth review of 2026-11-26). Anything else is returned as made.
+   */
+  const madeBySpecies = (C: Function, args: unknown[]): unknown => {
+    const made = construct(C, args);
+    if (isTypedArray(made)) throw new TypeError("A typed array made by an array's species or by Array.from's or Array.of's receiver is not allowed in contracts");
+    return made;
+  };
+  /** A constructor V8 may call for an array's species: through madeBySpecies. */
+  const speciesWrapper = (C: unknown): unknown => {
+    if (typeof C !== "function") return C; // undefined, null or V8's own TypeError
+    return function (...args: unknown[]) {
+      return madeBySpecies(C, args);
+    };
+  };
+  /**
+   * V8's native species methods (slice, splice, map, filter, flatMap) construct their result with the
+   * receiver's species and write into it natively. A receiver whose species is Array's own (looked up
+   * without running a getter) is handed over as it is; any other goes behind a view whose `constructor`
+   * answers a holder of the wrapped species, read as V8 reads them (`constructor`, then its species, once).
+   */
+  const nativeSpecies = (receiver: unknown): unknown => {
+    if (!isArray(receiver) || kit.isProxy(receiver)) return receiver;
+    if (plainSpecies(receiver as object)) return receiver;
+    const view = new NativeProxyCtor(receiver as object, {
+      get: (target, key) => {
+        const value = reflectGet(target, key, target);
+        if (key !== "constructor" || value === null || (typeof value !== "object" && typeof value !== "function")) return value;
+        const holder = setPrototypeOf({}, null) as Record<symbol, unknown>;
+        holder[species] = speciesWrapper((value as Record<symbol, unknown>)[species]);
+        return holder;
+      },
+      set: (target, key, v) => reflectSet(target, key, v, target),
+    });
+    apply(weakMapSet, chains, [view, { depth: (apply(weakGet, chains, [receiver])?.depth ?? 0) + 1, target: receiver }]);
+    return view;
+  };
+  const arraySpeciesGetter = getOwnPropertyDescriptor(NativeArrayCtor, species)?.get;
+  /** Whether `constructor` is found, as a data property, to be Array (the stand-in) with its own species getter. */
+  const plainSpecies = (array: object): boolean => {
+    for (let o: object | null = array, hops = 0; o !== null && hops < 300; o = getPrototypeOf(o), hops++) {
+      if (kit.isProxy(o)) return false;
+      const own = getOwnPropertyDescriptor(o, "constructor");
+      if (own === undefined) continue;
+      if (!("value" in own) || own.value !== GuardedArray) return false;
+      const speciesOwn = getOwnPropertyDescriptor(GuardedArray, species);
+      return speciesOwn !== undefined && speciesOwn.get === arraySpeciesGetter;
+    }
+    return true; // no constructor: V8 makes a plain array
   };
   replace(global.Array.prototype, "concat", () => ({
     concat(this: unknown, ...items: unknown[]) {
@@ -323,10 +383,17 @@ export function installCollectionGuards(kit: GuardKit): void {
           return apply(original, this, [values]);
         }
         fromCost(args);
-        return apply(original, this, args);
+        return apply(original, owner === TypedArray ? this : receiverConstructor(this), args);
       },
     }).method);
   }
+  /** Array.from's and Array.of's receiver, when it is a constructor of a contract's: through madeBySpecies. */
+  const receiverConstructor = (C: unknown): unknown => (typeof C === "function" && C !== GuardedArray ? speciesWrapper(C) : C);
+  replace(global.Array, "of", (original) => ({
+    of(this: unknown, ...items: unknown[]) {
+      return apply(original, receiverConstructor(this), items);
+    },
+  }).of);
   const guardedArrayFrom = global.Array.from as Function;
   /**
    * A list of chainsim's handed to V8 (it holds number stand-ins): without a prototype, so that V8 reads it
