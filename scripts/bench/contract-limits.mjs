@@ -86,6 +86,9 @@ const HEAVY = {
   "new Set of an iterator whose next is Object.prototype.valueOf": `const it = { [Symbol.iterator]() { return this; }, next: Object.prototype.valueOf }; for (;;) new Set(it);`,
   "JSON.parse of 100,000 values with a built-in reviver": `const t = "[" + "1,".repeat(99999) + "1]"; for (;;) JSON.parse(t, Object.is);`,
   "split of 300,000 characters by a regular expression": `const s = "a,b".repeat(100000); for (;;) s.split(/,/);`,
+  // The sixteenth review (2026-11-26): views as a prototype chain, a pattern scanning to the end per match.
+  "reads on top of 126 of chainsim's views as prototypes": `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = {}; Object.setPrototypeOf(t, p); for (;;) { ${"t.z; ".repeat(40)} }`,
+  "global replace with a pattern scanning to the end per match": `const t = "x".repeat(3000); const re = /[^]*y|x/g; for (;;) t.replace(re, "");`,
   "a frozen property redefined with an equal 2 Mi string": `const a = "a".repeat(2e6); const b = ("a".repeat(2e6) + "\u0100").slice(0, 2e6); const o = {}; Object.defineProperty(o, "x", { value: a }); for (;;) Reflect.defineProperty(o, "x", { value: b });`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };

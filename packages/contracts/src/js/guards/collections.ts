@@ -305,8 +305,14 @@ export function installCollectionGuards(kit: GuardKit): void {
   const nativeSpecies = (receiver: unknown): unknown => {
     if (!isArray(receiver) || kit.isProxy(receiver)) return receiver;
     if (plainSpecies(receiver as object)) return receiver;
+    // A view must answer a read-only, non-configurable own `constructor` as it is (V8 checks): not wrappable.
+    const own = getOwnPropertyDescriptor(receiver as object, "constructor");
+    if (own !== undefined && own.configurable === false && own.writable === false) {
+      throw new TypeError("An array with a read-only own constructor and a species other than Array's is not supported in contracts");
+    }
     const view = new NativeProxyCtor(receiver as object, {
       get: (target, key) => {
+        work(kit.VIEW_TRAP_UNITS);
         const value = reflectGet(target, key, target);
         if (key !== "constructor" || value === null || (typeof value !== "object" && typeof value !== "function")) return value;
         const holder = setPrototypeOf({}, null) as Record<symbol, unknown>;

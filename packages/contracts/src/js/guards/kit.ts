@@ -97,6 +97,8 @@ export interface GuardKit {
   longText(value: unknown): number;
   /** V8 hashes a string longer than this by its length alone: equal lengths collide in every table. */
   UNHASHED_TEXT: number;
+  /** Units a read through one of chainsim's views costs (a view can be a prototype, read on every miss above it). */
+  VIEW_TRAP_UNITS: number;
   /**
    * V8 is about to compare `value` with `target`'s own non-configurable property `key` (a redefinition, a
    * proxy's answer checked against its target): a long string there is compared in full, charged by its
@@ -389,6 +391,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const isProxy = (value: unknown): boolean => isObject(value) && apply(weakGet, chains, [value])?.target !== undefined;
 
   /** Where `length` of `value` comes from without running contract code: a number, or undefined for "ask it". */
+  /** A read through one of chainsim's views (arrayLike, collections.ts nativeSpecies), as a contract proxy's trap costs. */
+  const VIEW_TRAP_UNITS = 512;
   /** chainsim's steady views (arrayLike) and the length each answers. */
   const steadyLengths = new WeakMapCtor<object, number>();
   const plainLength = (value: object): number | undefined => {
@@ -523,7 +527,11 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     const length = toLength((value as { length?: unknown }).length);
     if (walks && length > 0) work(length * (STEADY_UNITS + walkSurplus(value, length)));
     const steady = new NativeProxy(value, {
-      get: (target, key) => (key === "length" ? length : reflectGet(target, key, target)),
+      // Charged as a contract proxy's trap is: a view can be a prototype, looked up on every miss above it.
+      get: (target, key) => {
+        work(VIEW_TRAP_UNITS);
+        return key === "length" ? length : reflectGet(target, key, target);
+      },
       set: (target, key, v) => reflectSet(target, key, v, target),
     });
     apply(weakSet, steadyLengths, [steady, length]);
@@ -657,7 +665,12 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     const method = (value as Record<symbol, unknown>)[iteratorSymbol];
     if (typeof method !== "function") return undefined; // V8's own "is not iterable" where it is wrong
     const known = typeof value === "string" || isTypedArray(value) || (isArray(value) && !isProxy(value)) || (isObject(value) && sizeOf(value) !== undefined);
-    if (known && intact(method)) return [value, iterationBound(value)];
+    if (known && intact(method)) {
+      // V8 gets the method already read (a getter could answer another one the second time).
+      const held = setPrototypeOf({}, null) as Record<symbol, unknown>;
+      held[iteratorSymbol] = () => apply(method as Function, value, []);
+      return [held, iterationBound(value)];
+    }
     const iterator = apply(method as Function, value, []);
     const once = setPrototypeOf({}, null) as Record<symbol, unknown>;
     const handed = isObject(iterator) && closing.iterator !== undefined ? closing.iterator(iterator) : iterator;
@@ -878,6 +891,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     makesString,
     LONG_TEXT,
     longText,
+    VIEW_TRAP_UNITS,
     UNHASHED_TEXT,
     keyUse,
     asPropertyKey,
