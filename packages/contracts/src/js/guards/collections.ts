@@ -24,10 +24,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   const isConcatSpreadable = Symbol.isConcatSpreadable;
   const species = Symbol.species;
   const NativeArrayCtor = Array;
-  const NativeProxyCtor = Proxy;
   const reflectGet = Reflect.get;
-  const reflectSet = Reflect.set;
-  const weakMapSet = WeakMap.prototype.set;
   const iteratorSymbol = Symbol.iterator;
   const TypedArrayProto = getPrototypeOf(Int8Array.prototype) as object;
   const ArrayProto = Array.prototype;
@@ -310,32 +307,22 @@ export function installCollectionGuards(kit: GuardKit): void {
     if (own !== undefined && own.configurable === false && own.writable === false) {
       throw new TypeError("An array with a read-only own constructor and a species other than Array's is not supported in contracts");
     }
-    const view = new NativeProxyCtor(receiver as object, {
-      get: (target, key) => {
-        work(kit.VIEW_TRAP_UNITS);
-        const value = reflectGet(target, key, target);
-        if (key !== "constructor" || value === null || (typeof value !== "object" && typeof value !== "function")) return value;
-        const holder = setPrototypeOf({}, null) as Record<symbol, unknown>;
-        holder[species] = speciesWrapper((value as Record<symbol, unknown>)[species]);
-        return holder;
-      },
-      set: (target, key, v) => reflectSet(target, key, v, target),
+    return kit.view(receiver as object, (target, key) => {
+      const value = reflectGet(target, key, target);
+      if (key !== "constructor" || value === null || (typeof value !== "object" && typeof value !== "function")) return value;
+      const holder = setPrototypeOf({}, null) as Record<symbol, unknown>;
+      holder[species] = speciesWrapper((value as Record<symbol, unknown>)[species]);
+      return holder;
     });
-    apply(weakMapSet, chains, [view, { depth: (apply(weakGet, chains, [receiver])?.depth ?? 0) + 1, target: receiver }]);
-    return view;
   };
   const arraySpeciesGetter = getOwnPropertyDescriptor(NativeArrayCtor, species)?.get;
   /** Whether `constructor` is found, as a data property, to be Array (the stand-in) with its own species getter. */
   const plainSpecies = (array: object): boolean => {
-    for (let o: object | null = array, hops = 0; o !== null && hops < 300; o = getPrototypeOf(o), hops++) {
-      if (kit.isProxy(o)) return false;
-      const own = getOwnPropertyDescriptor(o, "constructor");
-      if (own === undefined) continue;
-      if (!("value" in own) || own.value !== GuardedArray) return false;
-      const speciesOwn = getOwnPropertyDescriptor(GuardedArray, species);
-      return speciesOwn !== undefined && speciesOwn.get === arraySpeciesGetter;
-    }
-    return true; // no constructor: V8 makes a plain array
+    const made = kit.lookup(array, "constructor");
+    if (made === undefined) return true; // no constructor: V8 makes a plain array
+    if (made === null || !("value" in made) || made.value !== GuardedArray) return false;
+    const speciesOwn = getOwnPropertyDescriptor(GuardedArray, species);
+    return speciesOwn !== undefined && speciesOwn.get === arraySpeciesGetter;
   };
   replace(global.Array.prototype, "concat", () => ({
     concat(this: unknown, ...items: unknown[]) {

@@ -97,8 +97,17 @@ export interface GuardKit {
   longText(value: unknown): number;
   /** V8 hashes a string longer than this by its length alone: equal lengths collide in every table. */
   UNHASHED_TEXT: number;
-  /** Units a read through one of chainsim's views costs (a view can be a prototype, read on every miss above it). */
-  VIEW_TRAP_UNITS: number;
+  /**
+   * A view of chainsim's over `target` (a proxy, counted in `chains` above it): each read is charged as a
+   * contract proxy's trap (a view can be a prototype, read on every miss above it) and answered by `read`;
+   * writes go to `target`.
+   */
+  view(target: object, read: (target: object, key: string | symbol) => unknown): object;
+  /**
+   * The descriptor of `key` found along `object`'s prototype chain as V8 would find it, without running a
+   * getter or a trap: undefined where there is none, null where a proxy stands in the way.
+   */
+  lookup(object: object, key: string | symbol): PropertyDescriptor | undefined | null;
   /**
    * V8 is about to compare `value` with `target`'s own non-configurable property `key` (a redefinition, a
    * proxy's answer checked against its target): a long string there is compared in full, charged by its
@@ -332,20 +341,36 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     const own = getOwnPropertyDescriptor(target, key);
     if (own !== undefined && own.configurable === false) work(longText(own.value));
   };
+  /**
+   * What V8 is handed in place of an object it will convert: a stand-in without a prototype (V8 names it in
+   * its messages as it names most objects it would not convert to print) whose `Symbol.toPrimitive` runs
+   * `convert` once, where and when V8 converts, and answers the same after (a guard that converts for a
+   * charge and V8 after it share one `valueOf`).
+   */
+  const convertingStandIn = (convert: (hint: "string" | "number" | "default") => unknown): object => {
+    const standIn = setPrototypeOf({}, null) as Record<symbol, unknown>;
+    let converted = false;
+    let primitive: unknown;
+    standIn[toPrimitiveSymbol] = (hint: "string" | "number" | "default") => {
+      if (!converted) {
+        primitive = convert(hint);
+        converted = true;
+      }
+      return primitive;
+    };
+    return standIn;
+  };
   const asPropertyKey = (value: unknown, keyMessages = false): unknown => {
     if (typeof value === "string") {
       keyUse(value);
       return value;
     }
     if (!isObject(value)) return value;
-    // Without a prototype, V8 names it in its messages as it names most keys it would not convert to print.
-    const wrapper = setPrototypeOf({}, null) as Record<symbol, unknown>;
-    wrapper[toPrimitiveSymbol] = () => {
+    return convertingStandIn(() => {
       const key = toPropertyKey(value, keyMessages);
       keyUse(key);
       return key;
-    };
-    return wrapper;
+    });
   };
   /**
    * Units of work per array element made: V8 copies elements one by one on its generic paths (about 25 ns
@@ -391,7 +416,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const isProxy = (value: unknown): boolean => isObject(value) && apply(weakGet, chains, [value])?.target !== undefined;
 
   /** Where `length` of `value` comes from without running contract code: a number, or undefined for "ask it". */
-  /** A read through one of chainsim's views (arrayLike, collections.ts nativeSpecies), as a contract proxy's trap costs. */
+  /** A read through one of chainsim's views (kit.view), as a contract proxy's trap costs. */
   const VIEW_TRAP_UNITS = 512;
   /** chainsim's steady views (arrayLike) and the length each answers. */
   const steadyLengths = new WeakMapCtor<object, number>();
@@ -526,18 +551,29 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     }
     const length = toLength((value as { length?: unknown }).length);
     if (walks && length > 0) work(length * (STEADY_UNITS + walkSurplus(value, length)));
-    const steady = new NativeProxy(value, {
-      // Charged as a contract proxy's trap is: a view can be a prototype, looked up on every miss above it.
-      get: (target, key) => {
-        work(VIEW_TRAP_UNITS);
-        return key === "length" ? length : reflectGet(target, key, target);
-      },
-      set: (target, key, v) => reflectSet(target, key, v, target),
-    });
+    const steady = view(value, (target, key) => (key === "length" ? length : reflectGet(target, key, target)));
     apply(weakSet, steadyLengths, [steady, length]);
-    // Counted as a proxy over `value` in chains: a contract's proxies over it count it (calls.ts).
-    apply(weakSet, chains, [steady, { depth: (apply(weakGet, chains, [value])?.depth ?? 0) + 1, target: value }]);
     return { value: steady, length };
+  };
+  const view = (target: object, read: (target: object, key: string | symbol) => unknown): object => {
+    const made = new NativeProxy(target, {
+      get: (inner, key) => {
+        work(VIEW_TRAP_UNITS);
+        return read(inner, key);
+      },
+      set: (inner, key, v) => reflectSet(inner, key, v, inner),
+    });
+    // Counted as a proxy over `target` in chains: a contract's proxies over it count it (calls.ts).
+    apply(weakSet, chains, [made, { depth: (apply(weakGet, chains, [target])?.depth ?? 0) + 1, target }]);
+    return made;
+  };
+  const lookup = (object: object, key: string | symbol): PropertyDescriptor | undefined | null => {
+    for (let o: object | null = object, hops = 0; o !== null && hops < 300; o = getPrototypeOf(o), hops++) {
+      if (isProxy(o)) return null;
+      const own = getOwnPropertyDescriptor(o, key);
+      if (own !== undefined) return own;
+    }
+    return undefined;
   };
 
   /** A String object's text, without throwing for anything else (only an object with a fixed own `length` can be one). */
@@ -563,19 +599,11 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   };
   const numberStandIn = (value: unknown): unknown => {
     if (!isObject(value)) return value;
-    const standIn = setPrototypeOf({}, null) as Record<symbol, unknown>;
-    // Converted once: a guard that makes a number of it for a charge and V8 after it share one `valueOf`.
-    let converted = false;
-    let primitive: unknown;
-    standIn[toPrimitiveSymbol] = (hint: "string" | "number" | "default") => {
-      if (!converted) {
-        primitive = toPrimitive(value, hint);
-        converted = true;
-        work(numberText(primitive));
-      }
+    return convertingStandIn((hint) => {
+      const primitive = toPrimitive(value, hint);
+      work(numberText(primitive));
       return primitive;
-    };
-    return standIn;
+    });
   };
   const numbersMade = (items: unknown[], length: number, from = 0): void => {
     let text = 0;
@@ -891,7 +919,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     makesString,
     LONG_TEXT,
     longText,
-    VIEW_TRAP_UNITS,
+    view,
+    lookup,
     UNHASHED_TEXT,
     keyUse,
     asPropertyKey,

@@ -8,7 +8,6 @@ export function installTextGuards(kit: GuardKit): void {
   const construct = Reflect.construct;
   const defineProperty = Object.defineProperty;
   const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
-  const getPrototypeOf = Reflect.getPrototypeOf;
   const isArray = Array.isArray;
   const objectKeys = Object.keys;
   const stringSlice = String.prototype.slice;
@@ -764,14 +763,6 @@ export function installTextGuards(kit: GuardKit): void {
    */
   const guardedExec = RegExpProto.exec;
   const speciesGetter = getOwnPropertyDescriptor(GuardedRegExp, Symbol.species)?.get;
-  const found = (object: object, key: string | symbol): PropertyDescriptor | undefined => {
-    for (let o: object | null = object, hops = 0; o !== null && hops < 300; o = getPrototypeOf(o), hops++) {
-      if (kit.isProxy(o)) return undefined;
-      const own = getOwnPropertyDescriptor(o, key);
-      if (own !== undefined) return own;
-    }
-    return undefined;
-  };
   /**
    * ECMAScript's RegExp.prototype[Symbol.split], with one search from each position instead of a sticky
    * attempt at each (V8's generic loop on a twin costs about 3 µs a position): the first match at or after q
@@ -838,12 +829,12 @@ export function installTextGuards(kit: GuardKit): void {
   const ownMatcher = (receiver: unknown, name: symbol, method: string): void => {
     if (receiver === null || typeof receiver !== "object") return; // V8's own TypeError
     if (!isNativeRegExp(receiver)) throw new TypeError(`${method} is allowed in contracts only on a regular expression`);
-    const exec = found(receiver as object, "exec");
-    if (exec === undefined || exec.value !== guardedExec) throw new TypeError(`${method} is allowed in contracts only on a regular expression with the built-in exec`);
+    const exec = kit.lookup(receiver as object, "exec");
+    if (exec == null || exec.value !== guardedExec) throw new TypeError(`${method} is allowed in contracts only on a regular expression with the built-in exec`);
     if (name !== Symbol.split && name !== Symbol.matchAll) return;
-    const made = found(receiver as object, "constructor");
-    const species = found(GuardedRegExp, Symbol.species);
-    if (made === undefined || made.value !== GuardedRegExp || species === undefined || species.get !== speciesGetter) {
+    const made = kit.lookup(receiver as object, "constructor");
+    const species = kit.lookup(GuardedRegExp, Symbol.species);
+    if (made == null || made.value !== GuardedRegExp || species == null || species.get !== speciesGetter) {
       throw new TypeError(`${method} is allowed in contracts only on a regular expression whose constructor is RegExp`);
     }
   };
