@@ -437,7 +437,8 @@ function main(input) { return helper(JSON.parse(input)); }
 
       const inFunction = `function main() {\n  'use strict'\n  // a comment\n  leak = 1;\n}`;
       const out = instrument(inFunction, LIMITS);
-      expect(out).to.include(`function main() {\n  'use strict';const __chainsim_t=__chainsim_enter(128,0,1);try{`);
+      // 8 syntax nodes: main, its body, the directive and its literal, and `leak = 1;` (4 bytes each).
+      expect(out).to.include(`function main() {\n  'use strict';const __chainsim_t=__chainsim_enter(160,0,1);try{`);
       expect(() => run(inFunction, "main()")).to.throw(/leak is not defined/);
       expect(() => run(`var f = () => { "use strict"; "other"; leak2 = 1; };`, "f()")).to.throw(/leak2 is not defined/);
       expect(steps(`function g() { "use strict"; return 1; }`, "g()")).to.equal(1);
@@ -462,9 +463,13 @@ function main(input) { return helper(JSON.parse(input)); }
       expect(entries.main()).to.equal("done");
       expect(meter.state.stack, "every frame entered was left, the thrown one too").to.equal(0);
       // main (its widest call has 2 arguments, its catch binds e), empty, strictEmpty, slots (2 params + x, y, z,
-      // inner), arrow (2), object (1), curried, its arrow (1), thrower (a call with 1 argument).
-      expect(meter.state.frames).to.deep.equal([128 + 48, 128, 128, 128 + 16 * 6, 128 + 16 * 2, 128 + 16, 128, 128 + 16, 128 + 16]);
-      expect(meter.state.peak).to.equal(128 + 48 + 128 + 16 * 6);
+      // inner), arrow (2), object (1), curried, its arrow (1), thrower (a call with 1 argument); and 4 bytes
+      // per syntax node of each one's own code: its name and parameters, its body, but not what a nested
+      // function holds (empty: its name and body; curried: the arrow it returns).
+      const own = [37, 2, 4, 16, 5, 5, 1, 2, 6];
+      const slots = [3, 0, 0, 6, 2, 1, 0, 1, 1];
+      expect(meter.state.frames).to.deep.equal(slots.map((n, i) => 128 + 16 * n + 4 * own[i]!));
+      expect(meter.state.peak).to.equal(128 + 16 * 3 + 4 * 37 + 128 + 16 * 6 + 4 * 16);
     });
 
     it("counts every name a destructuring pattern binds as a slot: V8 gives each a register", () => {
@@ -473,8 +478,8 @@ function main(input) { return helper(JSON.parse(input)); }
       const meter = testMeter();
       const entries = vm.runInNewContext(instrument(source, LIMITS))(...meter.functions)();
       expect(entries.main()).to.equal("done");
-      // pick: params a, c, d, h, e, f; declarations g, i, j, k.
-      expect(meter.state.frames[1]).to.equal(128 + 16 * 10);
+      // pick: params a, c, d, h, e, f; declarations g, i, j, k; and 48 syntax nodes of its own.
+      expect(meter.state.frames[1]).to.equal(128 + 16 * 10 + 4 * 48);
     });
 
     it("takes a rest element only where its source can be charged first: a declaration or an assignment of its own", () => {

@@ -161,6 +161,26 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     }
   });
 
+  it("lets no native drop V8's own stack overflow either: a name getter while a stack trace is formatted, an iterator's return while V8 closes a loop", async () => {
+    const loose = new ContractWorkerRuntime(unmetered);
+    try {
+      // As above, 400 locals a frame: V8's stack ends before the model's frames do.
+      const deeper = `function deeper(n) { ${Array.from({ length: 400 }, (_, i) => `let v${i} = n + ${i};`).join(" ")} return n === 0 ? v1 : v2 + deeper(n - 1); }`;
+      const shapes = [
+        `function f() { const e = new Error("x"); Object.defineProperty(e, "name", { get() { deeper(1e7); return "N"; } }); return e.stack.length; }`,
+        `function f() { const it = { [Symbol.iterator]() { return this; }, next() { return { done: false, value: 1 }; }, return() { deeper(1e7); return {}; } }; try { for (const x of it) throw 1; } catch (e) {} return 0; }`,
+      ];
+      for (const shape of shapes) {
+        const code = `function main() { ${deeper} ${shape} return "ok:" + f(); }`;
+        const error = await failure(loose.execute(request(code, host, { meter: { used: 0, limit: 1e12, exhausted: false } })));
+        expect(error, shape).to.be.instanceOf(GuardTripped);
+        expect(error.exception, shape).to.equal("Stack exceeding limit (engine)");
+      }
+    } finally {
+      loose.dispose();
+    }
+  });
+
   it("cannot be fooled into a guard trip: a contract's own RangeError with V8's overflow message is an ordinary exception", async () => {
     const forgeries = [
       `throw new RangeError("Maximum call stack size exceeded")`,

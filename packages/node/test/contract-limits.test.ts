@@ -193,19 +193,21 @@ describe("contract limits and sandbox", function () {
     const deep = { steps: 1_000_000, timeMs: 20_000 };
     const recursion = `function init() {} function down(n) { return n === 0 ? 0 : down(n - 1) + 1; }
       function query(n) { return String(down(Number(n))); } function main(n) { Chain.store("depth", String(down(Number(n)))); }`;
-    // down has one parameter and calls with one argument: 128 + 16 + 16 bytes a frame; so has query below it;
-    // main's widest call has two arguments (Chain.store): 128 + 16 + 32.
-    const frame = 160;
-    const mainFrame = 176;
+    // down has one parameter, calls with one argument and has 16 syntax nodes (its name, parameter, body and
+    // the 13 nodes of its return): 128 + 16 + 16 + 4 × 16 bytes a frame; query below it has 11 nodes
+    // (128 + 16 + 16 + 4 × 11); main's widest call has two arguments (Chain.store) and it has 16 nodes.
+    const frame = 128 + 16 + 16 + 4 * 16;
+    const queryFrame = 128 + 16 + 16 + 4 * 11;
+    const mainFrame = 128 + 16 + 32 + 4 * 16;
 
     it("reports stat.stack_usage as the peak of the model: the same for the same call, growing with depth", async () => {
       const big = await newChain({ contractLimits: deep });
       await big.fund(user, 10_000_000_000n);
       const address = await deployContract(big, user, recursion);
       const usage = async (n: number) => ((await queryOn(big, address, String(n), user.address)).result.stat as { stack_usage: number }).stack_usage;
-      expect(await usage(0)).to.equal(frame + frame);
-      expect(await usage(100)).to.equal(frame + 101 * frame);
-      expect(await usage(100)).to.equal(frame + 101 * frame);
+      expect(await usage(0)).to.equal(queryFrame + frame);
+      expect(await usage(100)).to.equal(queryFrame + 101 * frame);
+      expect(await usage(100)).to.equal(queryFrame + 101 * frame);
     });
 
     it("fails recursion past 512 KiB with 155 Stack exceeding limit, even when the contract catches it, at the same depth on every run", async () => {
@@ -247,6 +249,13 @@ describe("contract limits and sandbox", function () {
         "through a getter": `const o = { get x() { return o.x; } }; o.x;`,
         "through sort": `function r(n) { [2, 1].sort(() => r(n + 1)); } r(0);`,
         "through toString": `const o = { toString() { return String(o); } }; String(o);`,
+        // Expressions V8 gives registers while it evaluates them, in code that never runs (seventeenth review).
+        "computed class members": `const k = "a"; function r(n) { while (n < 0) { class C { ${"[k]() {} ".repeat(500)} } } return r(n + 1); } r(0);`,
+        "nested calls": `function g(a, b) { return b; } function r(n) { while (n < 0) { ${"g(1, ".repeat(150)}1${")".repeat(150)}; } return r(n + 1); } r(0);`,
+        "nested arrays": `function r(n) { while (n < 0) { ${"[n, ".repeat(200)}1${"]".repeat(200)}; } return r(n + 1); } r(0);`,
+        "tagged template": `function g() { return 1; } function r(n) { while (n < 0) { g\`${"${n}".repeat(2000)}\`; } return r(n + 1); } r(0);`,
+        "a getter recursing while a stack trace is formatted": `function f() { while (f < 0) { class C { ${"[f]() {} ".repeat(300)} } } const e = new Error("x"); Object.defineProperty(e, "name", { get() { f(); return "N"; } }); return e.stack; } f();`,
+        "an iterator's return recursing while V8 closes a loop": `function f() { while (f < 0) { class C { ${"[f]() {} ".repeat(300)} } } const it = { [Symbol.iterator]() { return this; }, next() { return { done: false, value: 1 }; }, return() { f(); return {}; } }; try { for (const x of it) throw 1; } catch (e) {} } f();`,
       };
       const address = await deployContract(roomy, user, `function init() {} function query(shape) { ${Object.entries(shapes).map(([name, code]) => `if (shape === ${JSON.stringify(name)}) { ${code} }`).join(" ")} return "returned"; }`);
       for (const shape of Object.keys(shapes)) {

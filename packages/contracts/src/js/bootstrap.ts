@@ -426,7 +426,7 @@ export function bootstrap(
       try {
         return apply(close, iterator, []);
       } catch (error) {
-        if (isObject(error)) renderCharge(error);
+        caught(error); // charged, and V8's own overflow ends the run: V8 may drop what return throws
         throw error;
       }
     };
@@ -462,7 +462,7 @@ export function bootstrap(
     if (written !== undefined) str(written);
   };
 
-  const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "" };
+  const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "", frames: () => depth };
   const guards = guardInstallers[0]!(global, guardMeter, config.guards) as GuardKit;
   guards.closing.iterator = closingIterator;
   for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);
@@ -750,7 +750,8 @@ export function bootstrap(
       title = name === undefined ? "Error" : toText(name);
       const message = error.message;
       text = message === undefined ? "" : toText(message);
-    } catch {
+    } catch (failure) {
+      caught(failure); // V8's own overflow in a contract's getter ends the run (seventeenth review of 2026-11-26)
       return "Error";
     }
     // Made as any string is: the cap first (a name and a message near it each would pass it together).

@@ -97,6 +97,15 @@ export const METER_FUNCTIONS = [
   "__chainsim_with",
 ] as const;
 
+/** Property names whose read walks the whole stack when they are a sloppy function's own (docs/contracts.md §13). */
+const STACK_WALKING_KEYS = new Set(["caller", "arguments"]);
+/** The name a non-computed key or a literal key spells, for STACK_WALKING_KEYS. */
+function spelledKey(key: AnyNode, computed: boolean): string | undefined {
+  if (!computed && key.type === "Identifier") return key.name;
+  if (key.type === "Literal" && typeof key.value === "string") return key.value;
+  return undefined;
+}
+
 /** Comparison operators become calls of these meter functions: comparing long strings is charged by length. */
 const COMPARISONS: Record<string, string> = {
   "===": "__chainsim_seq",
@@ -163,20 +172,38 @@ const STEPS_PLACEHOLDER = "\u0000steps\u0000";
  * loop bodies pay their own).
  */
 const NODES_PER_STEP = 128;
-/** The frame a class field initialiser holds while it runs (the initialiser and the constructor around it). */
+/** The frame a class field initialiser holds while it runs (the initialiser and the constructor around it), before its nodes. */
 const FIELD_FRAME_BYTES = 256;
 
 /**
  * The stack model (docs/contracts.md §13): a frame costs a fixed overhead plus one slot per parameter, per
  * declared name in the function and per argument of its widest call (V8's interpreter gives each a
- * register). Chosen above what V8 really uses per frame, so that the model's 512 KiB limit is always
- * reached long before V8's own stack overflow (the contract worker's isolates get 64 MiB of real stack).
+ * register), plus FRAME_NODE_BYTES per syntax node of the function's own code: V8 also gives expressions
+ * registers, held for as long as the expression is being evaluated, so that a class with 5,000 computed
+ * members in a loop that never runs made each frame about 80 KB (seventeenth review of 2026-11-26). No syntax
+ * node takes more than about 8 bytes of real stack (nested array literals, the worst measured), so the
+ * model stays above what V8 really uses per frame, and its 512 KiB limit is always reached long before V8's
+ * own stack overflow (the contract worker's isolates get at least 16 MiB of real stack).
  */
 export const FRAME_BASE_BYTES = 128;
 export const FRAME_SLOT_BYTES = 16;
+export const FRAME_NODE_BYTES = 4;
 
-export function frameBytes(slots: number): number {
-  return FRAME_BASE_BYTES + FRAME_SLOT_BYTES * slots;
+export function frameBytes(slots: number, nodes: number): number {
+  return FRAME_BASE_BYTES + FRAME_SLOT_BYTES * slots + FRAME_NODE_BYTES * nodes;
+}
+
+/** Syntax nodes of an expression outside the functions it holds (what its evaluation gives registers). */
+function ownNodes(expr: AnyNode): number {
+  let count = 0;
+  const stack: AnyNode[] = [expr];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    count++;
+    if (FUNCTIONS.has(node.type) || node.type === "StaticBlock") continue;
+    for (const [, child] of children(node)) stack.push(child);
+  }
+  return count;
 }
 
 // acorn's ESTree nodes, read structurally.
@@ -217,6 +244,8 @@ interface Frame {
 interface FunctionFrame {
   slots: number;
   widestCall: number;
+  /** Syntax nodes of its own code (not of the functions it holds). */
+  nodes: number;
   texts: Insertion[];
 }
 
@@ -497,7 +526,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
   };
   /** A function body inside `const t = enter(F, W); try { … } finally { leave(t) }`: the frame is popped however the body ends. */
   const enterFunction = (fn: AnyNode, key: number): [FunctionFrame, Weighted] => {
-    const frame: FunctionFrame = { slots: (fn.params as AnyNode[]).reduce((sum, param) => sum + bindingCount(param), 0), widestCall: 0, texts: [] };
+    const frame: FunctionFrame = { slots: (fn.params as AnyNode[]).reduce((sum, param) => sum + bindingCount(param), 0), widestCall: 0, nodes: 0, texts: [] };
     const weighted: Weighted = { weight: 0, nodes: 0, texts: [] };
     const enter = `const ${TOKEN}=__chainsim_enter(${FRAME_PLACEHOLDER},${WEIGHT_PLACEHOLDER},${STEPS_PLACEHOLDER});try{`;
     const leave = `}finally{__chainsim_leave(${TOKEN})}`;
@@ -575,6 +604,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
       body.weight += allocationWeight(node);
       body.nodes++;
     }
+    if (owner) owner.nodes++;
     switch (node.type) {
       case "VariableDeclarator":
         // V8 gives every name a destructuring pattern binds a register of its own.
@@ -634,7 +664,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
         add(node.start + 1, "static{__chainsim_classmade(this)}", false, inside);
         break;
       case "PropertyDefinition": {
-        if (node.value && containsCall(node.value)) wrap(node.value, inside, `__chainsim_pop(__chainsim_push(${FIELD_FRAME_BYTES}),`);
+        if (node.value && containsCall(node.value)) wrap(node.value, inside, `__chainsim_pop(__chainsim_push(${FIELD_FRAME_BYTES + FRAME_NODE_BYTES * ownNodes(node.value)}),`);
         // A computed field key can be an index far past an instance's elements (docs/contracts.md §13): the
         // key, converted once, sets what defining it costs, paid by each instance as its initialiser runs.
         const site = node.computed ? fieldIds++ : -1;
@@ -690,7 +720,16 @@ function collect(source: string, program: AnyNode): Insertion[] {
       case "ArrayPattern":
         if (node.type === "ObjectPattern") {
           for (const property of node.properties as AnyNode[]) {
-            if (property.type === "Property" && property.computed) wrap(property.key as AnyNode, 2 * (depth + 1) + 1, "__chainsim_key(");
+            if (property.type !== "Property") continue;
+            const keyNode = property.key as AnyNode;
+            if (property.computed) {
+              wrap(keyNode, 2 * (depth + 1) + 1, "__chainsim_key(");
+            } else if (STACK_WALKING_KEYS.has(spelledKey(keyNode, false) ?? "")) {
+              // `{ caller } = f` becomes `{ [__chainsim_key("caller")]: caller } = f`: the read is charged.
+              if (property.shorthand) add(keyNode.start, `[__chainsim_key(${JSON.stringify(keyNode.name)})]:`, false, 2 * (depth + 1) + 1);
+              else if (keyNode.type === "Identifier") wrap(keyNode, 2 * (depth + 1) + 1, `[__chainsim_key("`, `")]`);
+              else wrap(keyNode, 2 * (depth + 1) + 1, "[__chainsim_key(", ")]");
+            }
           }
         }
         if ((node.type === "ObjectPattern" ? node.properties : node.elements).some((e: AnyNode | null) => e?.type === "RestElement") && !restSourceSeen(node, parent, key)) {
@@ -711,6 +750,15 @@ function collect(source: string, program: AnyNode): Insertion[] {
         else if (node.computed && (node.property as AnyNode).type !== "Literal") {
           const keyMessages = (node.object as AnyNode).type === "Super" || (parent?.type === "UnaryExpression" && parent.operator === "delete");
           wrap(node.property as AnyNode, inside, "__chainsim_key(", keyMessages ? ",1)" : ")");
+        } else if (STACK_WALKING_KEYS.has(spelledKey(node.property as AnyNode, node.computed) ?? "")) {
+          // `o.caller` becomes `o[__chainsim_key("caller")]` (`o?.caller`, `o?.[…]`): the key meter charges the walk.
+          const property = node.property as AnyNode;
+          if (node.computed) {
+            wrap(property, inside, "__chainsim_key(");
+          } else {
+            const dot = node.optional ? property.start : operatorAt(source, (node.object as AnyNode).end, property.start, ".");
+            insertions.push({ pos: dot, text: `[__chainsim_key(${JSON.stringify(property.name)})]`, deleteTo: property.end, close: false, depth: inside, seq: seq++ });
+          }
         }
         break;
       case "VariableDeclarator":
@@ -852,8 +900,8 @@ function collect(source: string, program: AnyNode): Insertion[] {
     }
     reverseFrom(stack, mark);
   }
-  for (const { slots, widestCall, texts } of functions) {
-    for (const insertion of texts) insertion.text = insertion.text.replaceAll(FRAME_PLACEHOLDER, String(frameBytes(slots + widestCall)));
+  for (const { slots, widestCall, nodes, texts } of functions) {
+    for (const insertion of texts) insertion.text = insertion.text.replaceAll(FRAME_PLACEHOLDER, String(frameBytes(slots + widestCall, nodes)));
   }
   for (const body of bodies) {
     const { weight, nodes, texts } = body;

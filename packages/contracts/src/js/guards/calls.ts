@@ -113,7 +113,7 @@ export function installCallGuards(kit: GuardKit): void {
             if (name === "construct") prototypeOfNew(args[2]);
             return apply(fallback, undefined, args);
           }
-          if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '#<Object>' is not a function`);
+          if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '[object Object]' is not a function`);
           if (name === "ownKeys") return listedKeys(apply(trap, handler, args));
           const result = apply(trap, handler, args);
           // V8 compares what some traps answer with the target's own frozen property (kit.sameAsTarget).
@@ -261,6 +261,16 @@ export function installCallGuards(kit: GuardKit): void {
       // V8 captures up to 10 frames with each error (about 1 KB): called as a built-in's callback, nothing else pays.
       meter.alloc(ERROR_BYTES);
       work(ERROR_UNITS);
+      // V8 skips the frames up to the constructor's, looking for it over the whole stack if it is not there.
+      if (newTarget !== undefined && newTarget !== Guarded) kit.stackWalk();
+      if (name === "AggregateError" && args.length > 0) {
+        // V8 lists the errors natively: the iterator is asked for once, here, and its values charged as elements.
+        const errors = kit.iterated(args[0]);
+        if (errors !== undefined) {
+          kit.makesElements(errors[1]);
+          args[0] = errors[0];
+        }
+      }
       const error = construct(Native, args, newTarget === undefined || newTarget === Guarded ? Native : newTarget);
       apply(weakSetAdd, made, [error]);
       return error;
@@ -272,6 +282,15 @@ export function installCallGuards(kit: GuardKit): void {
   // Stack traces keep 10 contract frames whatever this says (bootstrap.ts fixes V8's own); it exists because
   // code reads and sets it.
   defineProperty(GuardedError, "stackTraceLimit", { value: 10, writable: true, enumerable: true, configurable: true });
+  // Given a function, V8 skips frames until it sees that function's, over the whole stack if it is not there.
+  replace(GuardedError, "captureStackTrace", (original) => ({
+    captureStackTrace(...args: unknown[]) {
+      meter.alloc(ERROR_BYTES);
+      work(ERROR_UNITS);
+      if (typeof args[1] === "function") kit.stackWalk();
+      return apply(original, undefined, args);
+    },
+  }).captureStackTrace);
   for (const name of ["RangeError", "TypeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError"]) wrapError(name, GuardedError);
   kit.madeByContract = (error: object): boolean => apply(weakSetHas, made, [error]);
   kit.engineLimit = (error: unknown): string | undefined => {

@@ -107,8 +107,12 @@ export function installCollectionGuards(kit: GuardKit): void {
     const from = start < 0 ? max(length + start, 0) : min(start, length);
     const to = end < 0 ? max(length + end, 0) : min(end, length);
     if (to > from) makesElements(to - from); // holes become elements
-    // A typed array makes a number of the value for each element it writes.
-    if (to > from && isTypedArray(target)) work((to - from) * kit.numberText(args[0]));
+    // A typed array makes a number of the value for each element it writes: an object is made one here, once
+    // (V8 would convert it again for each element, its number-making unseen: seventeenth review of 2026-11-26).
+    if (to > from && isTypedArray(target)) {
+      if (kit.isObject(args[0])) args[0] = toNumber(kit.numberPrimitive(args[0]));
+      work((to - from) * kit.numberText(args[0]));
+    }
   });
   for (const name of ["sort", "toSorted"]) arrayMethod(name, (length, args, target) => sortCost(length, name === "toSorted", args, target));
   arrayMethod("push", (_length, args) => makesElements(args.length));
@@ -307,8 +311,8 @@ export function installCollectionGuards(kit: GuardKit): void {
     if (own !== undefined && own.configurable === false && own.writable === false) {
       throw new TypeError("An array with a read-only own constructor and a species other than Array's is not supported in contracts");
     }
-    return kit.view(receiver as object, (target, key) => {
-      const value = reflectGet(target, key, target);
+    return kit.view(receiver as object, (target, key, viewer) => {
+      const value = reflectGet(target, key, viewer);
       if (key !== "constructor" || value === null || (typeof value !== "object" && typeof value !== "function")) return value;
       const holder = setPrototypeOf({}, null) as Record<symbol, unknown>;
       holder[species] = speciesWrapper((value as Record<symbol, unknown>)[species]);
@@ -477,8 +481,6 @@ export function installCollectionGuards(kit: GuardKit): void {
    * `value` is about to be written to `receiver[key]` (`key` already a property key, or a number): a new
    * length, or an element past the end, is charged first. Answers what to write (lengthWrite).
    */
-  /** ECMAScript's CanonicalNumericIndexString (such a text is at most 25 code units long). */
-  const isNumericKey = (key: unknown): boolean => typeof key === "number" || (typeof key === "string" && key.length <= 25 && (key === "-0" || toText(+key) === key));
   const propertyWrite = (receiver: unknown, key: unknown, value: unknown): unknown => {
     kit.keyUse(key);
     if (!kit.isObject(receiver)) return value;
@@ -487,13 +489,7 @@ export function installCollectionGuards(kit: GuardKit): void {
     if (key === "prototype" && typeof receiver === "function") kit.linkUnder(value, 0);
     const index = kit.arrayIndex(key);
     if (index >= 0) elementWrite(receiver, index);
-    // A typed array makes a number of what any numeric key is given (`t[-1]` and `t["1.5"]` too), an index
-    // or not: a long string is read whole, and an object converted behind a stand-in.
-    if ((index >= 0 || isNumericKey(key)) && isTypedArray(receiver)) {
-      work(kit.numberText(value));
-      return kit.numberStandIn(value);
-    }
-    return value;
+    return kit.typedValue(receiver, key, value);
   };
   kit.propertyWrite = propertyWrite;
   kit.elementCount = (value: unknown): number => {
@@ -727,7 +723,14 @@ export function installCollectionGuards(kit: GuardKit): void {
 
   // ---- objects: listing keys, charged by how many there will be ---------------------------------------
   for (const name of ["keys", "values", "entries", "getOwnPropertyNames", "getOwnPropertySymbols", "getOwnPropertyDescriptors"]) {
-    charged(global.Object, name, (_r, args) => makesEntries(keyCount(args[0]), KEY_BYTES));
+    charged(global.Object, name, (_r, args) => {
+      makesEntries(keyCount(args[0]), KEY_BYTES);
+      // A sloppy function's `caller` and `arguments` are read with its other properties (kit.stackWalk).
+      if (name === "getOwnPropertyDescriptors" && typeof args[0] === "function") {
+        kit.stackWalk();
+        kit.stackWalk();
+      }
+    });
   }
   charged(global.Reflect, "ownKeys", (_r, args) => makesEntries(keyCount(args[0]), KEY_BYTES));
   // ---- natives that write properties: a length or an element past the end goes through propertyWrite ---
@@ -736,13 +739,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   const hasOwn = Object.prototype.hasOwnProperty;
   const ownKeys = Reflect.ownKeys;
   const DESCRIPTOR_FIELDS = ["enumerable", "configurable", "value", "writable", "get", "set"];
-  /**
-   * The prototype of descriptor copies: no field a contract could add, but V8 words its messages about the
-   * copy as about an object literal (`#<Object>`), from these two.
-   */
   const DESCRIPTOR_UNITS = 12;
-  const descriptorBase = setPrototypeOf({ constructor: Object, toString: Object.prototype.toString }, null) as object;
-  Object.freeze(descriptorBase);
   /**
    * A descriptor's fields, read once as ECMAScript's ToPropertyDescriptor reads them (a `get` or `set` that
    * is not callable is V8's TypeError as soon as it is read), into an object no prototype can add a field to.
@@ -750,7 +747,8 @@ export function installCollectionGuards(kit: GuardKit): void {
   const copyDescriptor = (attributes: object): Record<string, unknown> => {
     // Six fields looked up along the descriptor's prototype chain.
     work(DESCRIPTOR_UNITS * kit.chainDepth(attributes));
-    const out = setPrototypeOf({}, descriptorBase) as Record<string, unknown>;
+    // No prototype, so no field a contract could add; V8 names it in messages as an object literal (`[object Object]`).
+    const out = setPrototypeOf({}, null) as Record<string, unknown>;
     for (let i = 0; i < DESCRIPTOR_FIELDS.length; i++) {
       const field = DESCRIPTOR_FIELDS[i]!;
       if (!hasProperty(attributes, field)) continue;
@@ -764,24 +762,10 @@ export function installCollectionGuards(kit: GuardKit): void {
     }
     return out;
   };
-  /**
-   * Object.prototype.toString as its own object's @@toStringTag getter would call itself natively, unseen by
-   * the stack model (V8 reads it to format messages, so it cannot itself be replaced): as an accessor it
-   * becomes a function that holds a frame per call.
-   */
-  const objectToString = Object.prototype.toString;
-  const heldToString = {
-    toString(this: unknown) {
-      return kit.held(() => apply(objectToString, this, []));
-    },
-  }.toString;
-  const accessor = (fn: unknown): unknown => (fn === objectToString ? heldToString : fn);
-  /** The descriptor V8 gets for defining `key` on `target`: read once, its accessors held, an array's new length charged. */
+  /** The descriptor V8 gets for defining `key` on `target`: read once, an array's new length charged. */
   const defining = (target: object, key: string | symbol, attributes: unknown): unknown => {
     if (!kit.isObject(attributes)) return attributes; // V8's TypeError
     const descriptor = copyDescriptor(attributes);
-    if (apply(hasOwn, descriptor, ["get"])) descriptor.get = accessor(descriptor.get);
-    if (apply(hasOwn, descriptor, ["set"])) descriptor.set = accessor(descriptor.set);
     if (key !== "length") {
       const value = propertyWrite(target, key, descriptor.value);
       if (value !== descriptor.value) descriptor.value = value; // a typed array's element: a number's stand-in
@@ -864,7 +848,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   for (const name of ["__defineGetter__", "__defineSetter__"]) {
     replace(global.Object.prototype, name, (original) => ({
       method(this: unknown, key: unknown, fn: unknown) {
-        return apply(original, this, [kit.asPropertyKey(key, true), accessor(fn)]);
+        return apply(original, this, [kit.asPropertyKey(key, true), fn]);
       },
     }).method);
   }

@@ -321,6 +321,9 @@ export function installTextGuards(kit: GuardKit): void {
     };
     let out = "";
     const length = template.length;
+    // The first `>` at or after a position, found once for every `$<` before it: a search from each `$<`
+    // of a template of `$<`s and no `>` was quadratic (seventeenth review of 2026-11-26).
+    let close = -2;
     for (let i = 0; i < length; ) {
       // A run without `$` is copied whole (one piece, not a piece per character).
       const dollar = apply(stringIndexOf, template, ["$", i]);
@@ -363,7 +366,7 @@ export function installTextGuards(kit: GuardKit): void {
           i++;
         }
       } else if (next === "<" && groups !== undefined) {
-        const close = apply(stringIndexOf, template, [">", i + 2]) as number;
+        if (close !== -1 && close < i + 2) close = apply(stringIndexOf, template, [">", i + 2]) as number;
         if (close < 0) {
           out += "$<";
           i += 2;
@@ -609,12 +612,13 @@ export function installTextGuards(kit: GuardKit): void {
   /**
    * V8's linear-time engine scans about 40 ns per state and character here: a step per 64 characters scanned
    * × (1 + states / 4), so a whole budget of matching takes about a tenth of the clock; the memory it keeps
-   * while matching is charged as 8 bytes per state and character. A global or sticky search scans from
-   * lastIndex.
+   * while matching is charged as 8 bytes per state and character. Only a global or sticky search starts at
+   * lastIndex; any other scans the whole text whatever lastIndex says (seventeenth review of 2026-11-26).
+   * Answers the lastIndex V8 is to be given: a primitive.
    */
   const STATE_BYTES = 8;
-  const regExpCost = (regexp: unknown, input: unknown) => {
-    if (regexp === null || typeof regexp !== "object") return;
+  const regExpCost = (regexp: unknown, input: unknown): unknown => {
+    if (regexp === null || typeof regexp !== "object") return undefined;
     const states = (apply(weakGet, patternStates, [regexp]) as number | undefined) ?? 0;
     const factor = 1 + states / 4;
     let from = getOwnPropertyDescriptor(regexp, "lastIndex")?.value;
@@ -624,11 +628,14 @@ export function installTextGuards(kit: GuardKit): void {
       from = kit.numberPrimitive(from);
       apply(nativeReflectSet, undefined, [regexp, "lastIndex", from]);
     }
+    const flags = (apply(weakGet, flagsOf, [regexp]) as string | undefined) ?? "";
+    const fromLastIndex = apply(stringIndexOf, flags, ["g"]) >= 0 || apply(stringIndexOf, flags, ["y"]) >= 0;
     const length = typeof input === "string" ? input.length : 0;
-    const scanned = typeof from === "number" && from > 0 && from < length ? length - from : length;
+    const scanned = fromLastIndex && typeof from === "number" && from > 0 && from < length ? length - from : length;
     const steps = (scanned * factor) / 64;
     if (steps >= 1) meter.charge(steps - (steps % 1) + 1);
     meter.alloc(STATE_BYTES * states * scanned);
+    return from;
   };
   const makeRegExp = (source: unknown, flags?: unknown, newTarget?: Function): RegExp => {
     const pattern = source === undefined ? "(?:)" : toText(source);
@@ -729,20 +736,24 @@ export function installTextGuards(kit: GuardKit): void {
         if (typeof name === "symbol") ownMatcher(this, name, label);
         const text = toText(args[0]);
         args[0] = text;
-        regExpCost(this, text);
+        const from = regExpCost(this, text);
         if (name === Symbol.replace) args[1] = boundedReplacer(text, args[1]);
-        if (typeof name === "string" || !isRecordedRegExp(this)) return apply(original, this, args);
+        if (!isRecordedRegExp(this)) return apply(original, this, args); // V8's TypeError
+        const regexp = this as RegExp;
+        const lastIndex = getOwnPropertyDescriptor(regexp, "lastIndex")!;
+        // exec and test run on the expression itself, unless its lastIndex is an object regExpCost could not
+        // replace (read-only): V8 would convert that again at each run, unseen (seventeenth review).
+        if (typeof name === "string" && !kit.isObject(lastIndex.value)) return apply(original, this, args);
         // On a twin (twinProto), whose exec is the guarded one: each run V8's loop makes is charged by what
         // is left of the text (the linear engine may scan to the end for each match: 3,000 matches of
         // /[^]*y|x/ took 0.18 s; sixteenth review of 2026-11-26).
-        const regexp = this as RegExp;
         const twin = twinFrom(regexp, apply(sourceGetter, regexp, []), apply(weakGet, flagsOf, [regexp]) + "l");
-        const lastIndex = getOwnPropertyDescriptor(regexp, "lastIndex")!;
-        twin.lastIndex = lastIndex.value as number;
-        const writes = name === Symbol.replace || name === Symbol.match || name === Symbol.search;
+        twin.lastIndex = from as number;
+        const writes = typeof name === "string" || name === Symbol.replace || name === Symbol.match || name === Symbol.search;
         if (writes && !lastIndex.writable && (twin.global || twin.sticky || (name === Symbol.search && lastIndex.value !== 0))) {
           throw new TypeError(`Cannot assign to read only property 'lastIndex' of object '${apply(RegExpProto.toString, regexp, [])}'`);
         }
+        if (typeof name === "string") return apply(original, twin, args);
         if (name === Symbol.split) return splitByRegExp(regexp, text, args[1]);
         const result = apply(original, twin, args);
         // V8 leaves lastIndex where its loop ended (replace and match; search puts it back).
@@ -1058,6 +1069,17 @@ export function installTextGuards(kit: GuardKit): void {
     makesString(description === undefined ? 8 : description.length + 8);
   };
   charged(global.Symbol.prototype, "toString", (receiver) => symbolText(receiver));
+  // Object.prototype.toString makes "[object " + tag + "]" of a Symbol.toStringTag a contract controls, as
+  // pieces V8 copies into one string at its first read: a 4 Mi-unit tag made each call and read cost a 4 MB
+  // copy for no step (seventeenth review of 2026-11-26). Charged as a string made. V8 names an object in its
+  // messages `#<Foo>` only while this is its own function, so they say `[object Object]` (docs/contracts.md §14).
+  replace(global.Object.prototype, "toString", (original) => ({
+    toString(this: unknown) {
+      const text = apply(original, this, []) as string;
+      makesString(text.length);
+      return text;
+    },
+  }).toString);
   const NativeString = global.String as StringConstructor;
   const GuardedString = function String(this: unknown, ...args: unknown[]) {
     if (args.length > 0 && typeof args[0] === "symbol" && new.target === undefined) symbolText(args[0]);
