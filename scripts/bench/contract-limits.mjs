@@ -90,6 +90,12 @@ const HEAVY = {
   "reads on top of 126 of chainsim's views as prototypes": `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = {}; Object.setPrototypeOf(t, p); for (;;) { ${"t.z; ".repeat(40)} }`,
   "global replace with a pattern scanning to the end per match": `const t = "x".repeat(3000); const re = /[^]*y|x/g; for (;;) t.replace(re, "");`,
   "a frozen property redefined with an equal 2 Mi string": `const a = "a".repeat(2e6); const b = ("a".repeat(2e6) + "\u0100").slice(0, 2e6); const o = {}; Object.defineProperty(o, "x", { value: a }); for (;;) Reflect.defineProperty(o, "x", { value: b });`,
+  // The seventeenth review (2026-11-26): walks of the whole stack, a long Symbol.toStringTag, writes down views.
+  "a sloppy function's caller read on 2,800 frames": `let n = 0; function nope() {} function g() { for (;;) { nope.caller; nope.caller; nope.caller; nope.caller; } } function r() { if (++n < 2800) return r(); return g(); } r();`,
+  "errors made with a new.target not on 2,800 frames": `let n = 0; function nope() {} function g() { for (;;) Reflect.construct(Error, [], nope); } function r() { if (++n < 2800) return r(); return g(); } r();`,
+  "Object.prototype.toString of a 64 Ki-unit Symbol.toStringTag, read": `const o = { [Symbol.toStringTag]: "a".repeat(65536) }; const ts = Object.prototype.toString; for (;;) ts.call(o).charCodeAt(0);`,
+  "writes missing down 126 of chainsim's views as prototypes": `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = { get length() { return 1; }, 0: 0 }; Object.setPrototypeOf(a, p); let cap; Array.prototype.find.call(a, (v, k, x) => { cap = x; }); p = cap; } for (;;) { const u = Object.create(p); u.a = 1; u.b = 1; u.c = 1; u.d = 1; }`,
+  "a non-global regular expression over 100,000 characters": `const t = "x".repeat(100000); const re = /[^]*y/; re.lastIndex = t.length - 1; for (;;) re.test(t);`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };
 const host = { call: async (name) => (name === "getBalance" ? "1" : false) };

@@ -188,6 +188,16 @@ describe("contract limits and sandbox", function () {
     expect(counts[0]).to.equal(1 + 1000);
   });
 
+  it("writes a transaction's Utils.log lines to the node's trace log with control characters escaped, so no line of the node's own can be forged", async () => {
+    const lines: string[] = [];
+    const traced = await newChain({ trace: (line) => lines.push(line) });
+    await traced.fund(user, 10_000_000_000n);
+    const address = await deployContract(traced, user, `function init() {} function main() { Utils.log("a\\n2026-11-26T00:00:00Z [v1] closed ledger 999\\r\\u001b[2K\\u2028end"); }`);
+    expect(recordCode(await invokeContract(traced, user, address, ""))).to.equal(0);
+    const line = lines.find((l) => l.includes("closed ledger 999"));
+    expect(line).to.match(/^contract did:bid:\w+ \(tx [0-9a-f]+\): a\\u000a2026-11-26T00:00:00Z \[v1\] closed ledger 999\\u000d\\u001b\[2K\\u2028end$/);
+  });
+
   describe("the deterministic stack model (512 KiB)", () => {
     // Enough steps that recursion meets the stack limit first (each frame costs a step).
     const deep = { steps: 1_000_000, timeMs: 20_000 };
@@ -255,6 +265,9 @@ describe("contract limits and sandbox", function () {
         "nested arrays": `function r(n) { while (n < 0) { ${"[n, ".repeat(200)}1${"]".repeat(200)}; } return r(n + 1); } r(0);`,
         "tagged template": `function g() { return 1; } function r(n) { while (n < 0) { g\`${"${n}".repeat(2000)}\`; } return r(n + 1); } r(0);`,
         "a getter recursing while a stack trace is formatted": `function f() { while (f < 0) { class C { ${"[f]() {} ".repeat(300)} } } const e = new Error("x"); Object.defineProperty(e, "name", { get() { f(); return "N"; } }); return e.stack; } f();`,
+        "nested array patterns": `function r(n) { while (n < 0) { let ${"[".repeat(700)}q${"]".repeat(700)} = n; } return r(n + 1); } r(0);`,
+        "through an error's message": `const m = { toString() { return String(new Error(m)); } }; new Error(m);`,
+        "through a DataView's offset": `const b = new ArrayBuffer(8); const m = { valueOf() { new DataView(b, m); return 0; } }; new DataView(b, m);`,
         "an iterator's return recursing while V8 closes a loop": `function f() { while (f < 0) { class C { ${"[f]() {} ".repeat(300)} } } const it = { [Symbol.iterator]() { return this; }, next() { return { done: false, value: 1 }; }, return() { f(); return {}; } }; try { for (const x of it) throw 1; } catch (e) {} } f();`,
       };
       const address = await deployContract(roomy, user, `function init() {} function query(shape) { ${Object.entries(shapes).map(([name, code]) => `if (shape === ${JSON.stringify(name)}) { ${code} }`).join(" ")} return "returned"; }`);

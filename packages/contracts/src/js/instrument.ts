@@ -178,12 +178,12 @@ const FIELD_FRAME_BYTES = 256;
 /**
  * The stack model (docs/contracts.md §13): a frame costs a fixed overhead plus one slot per parameter, per
  * declared name in the function and per argument of its widest call (V8's interpreter gives each a
- * register), plus FRAME_NODE_BYTES per syntax node of the function's own code: V8 also gives expressions
- * registers, held for as long as the expression is being evaluated, so that a class with 5,000 computed
- * members in a loop that never runs made each frame about 80 KB (seventeenth review of 2026-11-26). No syntax
- * node takes more than about 8 bytes of real stack (nested array literals, the worst measured), so the
- * model stays above what V8 really uses per frame, and its 512 KiB limit is always reached long before V8's
- * own stack overflow (the contract worker's isolates get at least 16 MiB of real stack).
+ * register), plus FRAME_NODE_BYTES per syntax node of the function's own code (frameNodes): V8 also gives
+ * expressions registers, held for as long as the expression is being evaluated, so that a class with 5,000
+ * computed members in a loop that never runs made each frame about 80 KB (seventeenth review of 2026-11-26).
+ * Measured, no syntax node takes more than about 16 bytes of real stack per model byte's 4 (array patterns
+ * weighed as 16 nodes), so the model's 512 KiB limit is always reached long before V8's own stack overflow
+ * (the contract worker's isolates get at least 16 MiB of real stack).
  */
 export const FRAME_BASE_BYTES = 128;
 export const FRAME_SLOT_BYTES = 16;
@@ -193,13 +193,22 @@ export function frameBytes(slots: number, nodes: number): number {
   return FRAME_BASE_BYTES + FRAME_SLOT_BYTES * slots + FRAME_NODE_BYTES * nodes;
 }
 
+/**
+ * Syntax nodes a node counts as in the frame: an array pattern holds an iterator record and its closing
+ * state, about 65 bytes of real stack a nesting level (780 nested ones in dead code made frames of 51 KB;
+ * seventeenth review of 2026-11-26), a default in a pattern a little more than one node.
+ */
+function frameNodes(node: AnyNode): number {
+  return node.type === "ArrayPattern" ? 16 : node.type === "AssignmentPattern" ? 2 : 1;
+}
+
 /** Syntax nodes of an expression outside the functions it holds (what its evaluation gives registers). */
 function ownNodes(expr: AnyNode): number {
   let count = 0;
   const stack: AnyNode[] = [expr];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    count++;
+    count += frameNodes(node);
     if (FUNCTIONS.has(node.type) || node.type === "StaticBlock") continue;
     for (const [, child] of children(node)) stack.push(child);
   }
@@ -604,7 +613,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
       body.weight += allocationWeight(node);
       body.nodes++;
     }
-    if (owner) owner.nodes++;
+    if (owner) owner.nodes += frameNodes(node);
     switch (node.type) {
       case "VariableDeclarator":
         // V8 gives every name a destructuring pattern binds a register of its own.

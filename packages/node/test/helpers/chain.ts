@@ -119,6 +119,8 @@ export interface ChainOptions {
    * own runtime, disposed at teardown. By default every chain shares TEST_CONTRACTS.
    */
   contractLimits?: Partial<ContractLimits>;
+  /** Where transactions' Utils.log lines go (the node's trace log); the chain then gets its own runtime too. */
+  trace?: (line: string) => void;
 }
 
 export class TestChain {
@@ -167,8 +169,8 @@ export class TestChain {
   static async create(options: ChainOptions = {}): Promise<TestChain> {
     const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "chainsim-node-test-")));
     const config = TestChain.config(dir, options);
-    const limits = options.contractLimits ? { ...DEFAULT_CONTRACT_LIMITS, ...options.contractLimits } : undefined;
-    const contracts = limits ? { runtime: new JsRuntime(limits), limits } : TEST_CONTRACTS;
+    const limits = options.contractLimits || options.trace ? { ...DEFAULT_CONTRACT_LIMITS, ...options.contractLimits } : undefined;
+    const contracts = limits ? { runtime: new JsRuntime(limits), limits, trace: options.trace } : TEST_CONTRACTS;
     const dbs = await Databases.open(dir);
     try {
       const signatures = new SignatureChecker(new Ed25519Verifier());

@@ -106,6 +106,16 @@ export function installCallGuards(kit: GuardKit): void {
         const token = meter.push(kit.LEVEL_FRAME);
         try {
           work(TRAP_UNITS);
+          // A sloppy function target: its `caller` and `arguments` read by the trap's fallback or by V8's
+          // checks of what a trap answers (every own key, for ownKeys) walk the whole stack (kit.stackWalk).
+          if (typeof args[0] === "function") {
+            if (name === "ownKeys") {
+              kit.stackWalk();
+              kit.stackWalk();
+            } else if (args[1] === "caller" || args[1] === "arguments") {
+              kit.stackWalk();
+            }
+          }
           const trap = (handler as Record<string, unknown>)[name];
           if (trap === undefined || trap === null) {
             // What V8 does without the trap links objects as the guarded built-ins do (guards/kit.ts linkUnder).

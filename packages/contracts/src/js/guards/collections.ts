@@ -119,8 +119,19 @@ export function installCollectionGuards(kit: GuardKit): void {
   // Constant work, but they read a length (a getter, a long numeric string: through arrayLike's view) and
   // convert what a contract controls: held like every guard, so that none recurses into itself unseen.
   for (const name of ["at", "pop"]) arrayMethod(name, () => {});
-  charged(global.Array.prototype, "toString", () => {});
-  charged(TypedArrayProto, "toString", () => {});
+  // ECMAScript's Array.prototype.toString, so that its fallback when `join` is not callable is the guarded
+  // Object.prototype.toString (text.ts), whose result is charged: V8's would call its own natively.
+  const objectToString = Object.prototype.toString;
+  for (const owner of [global.Array.prototype, TypedArrayProto]) {
+    replace(owner, "toString", () => ({
+      toString(this: unknown) {
+        if (this === null || this === undefined) throw new TypeError("Cannot convert undefined or null to object");
+        const object = toObject(this) as { join?: unknown };
+        const join = object.join;
+        return apply(typeof join === "function" ? join : objectToString, object, []);
+      },
+    }).toString);
+  }
   // Iterators are lazy: what consumes one natively is charged by the live size of what it iterates.
   // An array-like whose length is a getter or a long numeric string is iterated through arrayLike's view,
   // whose length is read once (V8's iterator reads it again at each step).

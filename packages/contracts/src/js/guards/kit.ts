@@ -272,6 +272,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const reflectGet = Reflect.get;
   const reflectSet = Reflect.set;
   const reflectDefineProperty = Reflect.defineProperty;
+  const reflectHas = Reflect.has;
   const hasOwn = Object.prototype.hasOwnProperty;
   const WeakMapCtor = WeakMap;
   const WeakSetCtor = WeakSet;
@@ -343,8 +344,16 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    */
   const WALK_UNITS_PER_FRAME = 64;
   const stackWalk = (): void => work(meter.frames() * WALK_UNITS_PER_FRAME);
+  const symbolDescription = getOwnPropertyDescriptor(Symbol.prototype, "description")!.get!;
   const keyUse = (key: unknown): void => {
     if (key === "caller" || key === "arguments") stackWalk(); // a sloppy function's (see stackWalk)
+    if (typeof key === "symbol") {
+      // A function defined under a symbol key is named "[" + description + "]" by V8, a string made each
+      // time (a 4 Mi-unit description read after each definition: a 4 MB copy; seventeenth review).
+      const description = apply(symbolDescription, key, []) as string | undefined;
+      if (description !== undefined && description.length > LONG_TEXT) makesString(description.length + 2);
+      return;
+    }
     if (typeof key !== "string" || key.length <= LONG_TEXT) return;
     const length = key.length;
     // A new string is hashed whole and compared in full with the equal key (fresh texts of 16,300 code
@@ -384,7 +393,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     return standIn;
   };
   const asPropertyKey = (value: unknown, keyMessages = false): unknown => {
-    if (typeof value === "string") {
+    if (typeof value === "string" || typeof value === "symbol") {
       keyUse(value);
       return value;
     }
@@ -596,6 +605,15 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
         work(VIEW_TRAP_UNITS);
         if (apply(hasOwn, descriptor, ["value"])) descriptor.value = typedValue(inner, key, descriptor.value);
         return reflectDefineProperty(inner, key, descriptor);
+      },
+      // `in` and `instanceof` walk a chain of views too (`'k' in o` over 126 of them: 0.9 s a budget).
+      has: (inner, key) => {
+        work(VIEW_TRAP_UNITS);
+        return reflectHas(inner, key);
+      },
+      getPrototypeOf: (inner) => {
+        work(VIEW_TRAP_UNITS);
+        return getPrototypeOf(inner);
       },
     });
     // Counted as a proxy over `target` in chains: a contract's proxies over it count it (calls.ts).
@@ -866,10 +884,22 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     }).method);
 
   /**
-   * A stand-in constructor named as the native it replaces, in V8's own sense: V8 words messages about an
-   * object after its constructor's name as written in the source (`#<Map>`), so each is a literal here.
+   * A stand-in constructor named as the native it replaces, in V8's own sense: V8 words messages about a
+   * constructor after its name as written in the source ("Constructor Map requires 'new'"), so each is a
+   * literal here. Its calls hold a frame of the stack model, as guarded built-ins do: the native converts
+   * its arguments (a message's `toString`, an offset's `valueOf`, a list's elements), which can reach the
+   * constructor again through about 2 KB of V8's own frames a level (seventeenth review of 2026-11-26).
    */
-  const named = (name: string, body: (newTarget: Function | undefined, self: unknown, args: unknown[]) => unknown): Function => {
+  const CONSTRUCTOR_FRAME = 1024;
+  const named = (name: string, unheld: (newTarget: Function | undefined, self: unknown, args: unknown[]) => unknown): Function => {
+    const body = (newTarget: Function | undefined, self: unknown, args: unknown[]): unknown => {
+      const token = meter.push(CONSTRUCTOR_FRAME);
+      try {
+        return unheld(newTarget, self, args);
+      } finally {
+        meter.pop(token, undefined);
+      }
+    };
     // Only the one asked for is made (a table would make all of them at every start).
     switch (name) {
       case "Set":

@@ -26,6 +26,14 @@ import { creationGas } from "../checks.js";
 import type { ChainParams } from "../params.js";
 import { ChainHost } from "./chain-host.js";
 
+/**
+ * A contract's log text in node.log: control characters (line breaks, terminal escapes) written as \uXXXX,
+ * so that a contract cannot forge lines of the node's own (docs/contracts.md §14).
+ */
+function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** Where a contract runs: whose code, whose storage, what it sees, how deep. */
 export interface Frame {
   /** The account whose metadata the contract reads and writes (`Chain.thisAddress`). */
@@ -190,7 +198,7 @@ export class ContractRun {
           this.logLength += text.length;
           if (this.logLength >= this.limits.maxLogPerTransaction) text = "… log limit reached";
           this.logs.push({ contract: frame.codeAddress, text });
-          this.trace?.(`contract ${frame.codeAddress} (tx ${this.tx.hashHex || "query"}): ${text}`);
+          this.trace?.(`contract ${frame.codeAddress} (tx ${this.tx.hashHex || "query"}): ${escapeControls(text)}`);
         },
       });
       this.memoryUsage = Math.max(this.memoryUsage, outcome.memoryUsage);
