@@ -327,6 +327,11 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["keys of a proxy of a sloppy function on a stack of 2,800 frames", `let n = 0; function nope() {} const P = new Proxy(nope, {}); function g() { for (;;) { ${"Object.keys(P); ({ ...P }); ".repeat(10)} } } function r() { if (++n < 2800) return r(); return g(); } r();`, "Step exceeding limit"],
       ["in down a chain of 126 views", `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = Object.create(p); for (;;) { ${"'zz' in t; ".repeat(120)} }`, "Step exceeding limit"],
       ["instanceof down a chain of 126 views", `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = Object.create(p); function F() {} for (;;) { ${"t instanceof F; ".repeat(40)} }`, "Step exceeding limit"],
+      ["functions bound, their name from a getter answering 4 Mi units, read", `const s = "a".repeat(4000000); function f() {} Object.defineProperty(f, "name", { get() { return s; } }); for (;;) f.bind().name[0];`, "Memory exceeding limit"],
+      ["a Symbol object's text, of a 4 Mi-unit description, read", `const w = Object(Symbol("a".repeat(4000000))); for (;;) w.toString()[0];`, "Memory exceeding limit"],
+      ["a sloppy function's arguments read while it holds 30,000 of them", `const a = new Array(30000).fill(0); function g() { for (;;) { g.arguments; g.arguments; g.arguments; g.arguments; } } g(...a);`, "Step exceeding limit"],
+      ["entries, values and spread of a sloppy function in dictionary mode, 2,800 frames deep", `let n = 0; function nope() {} Object.create(nope); function g() { for (;;) { ${"Object.entries(nope); Object.values(nope); ({ ...nope }); ".repeat(7)} } } function r() { if (++n < 2800) return r(); return g(); } r();`, "Step exceeding limit"],
+      ["entries of a sloppy function in dictionary mode", `function nope() {} Object.create(nope); for (;;) { ${"Object.entries(nope); ".repeat(20)} }`, "Step exceeding limit"],
     ];
     for (const [name, body, exception] of heavy) {
       it(`${name}: 155 ${exception}`, async () => {
@@ -337,6 +342,12 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
         expect([failure!.code, failure!.exception]).to.deep.equal([155, exception]);
       });
     }
+  });
+
+  it("formats a stack trace without running a contract's getter, so no stack is formatted by V8's own formatter (eighteenth review of 2026-11-26)", async () => {
+    // V8 formats any stack first read while it formats another natively, with the host's frames and names.
+    const { value } = await query(`let inner = "unread"; const o = { get name() { inner = new Error("inner").stack; return "N"; } }; const outer = new Error("outer"); Object.setPrototypeOf(outer, o); const first = outer.stack.split("\\n")[0]; class E extends Error { get name() { return "E"; } } const e = new E("m"); e.message = "own"; return [first, inner, e.stack.split("\\n")[0], String(e)].join("|");`);
+    expect(value).to.equal("Error: outer|unread|Error: own|E: own");
   });
 
   it("refuses a typed array as a prototype, by every route that sets one (seventeenth review of 2026-11-26)", async () => {

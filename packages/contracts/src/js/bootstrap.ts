@@ -356,6 +356,7 @@ export function bootstrap(
   /** Object spread and object rest copy every own key: charged by how many there are before V8 lists them. */
   const sized = (value: unknown): unknown => {
     guards.makesEntries(guards.keyCount(value), 32);
+    guards.functionListing(value);
     // V8 copies an object's element store whole, however few keys it holds (docs/contracts.md §13).
     const elements = guards.elementCount!(value);
     if (elements > 0) guards.reservesElements(elements);
@@ -467,7 +468,7 @@ export function bootstrap(
     if (written !== undefined) str(written);
   };
 
-  const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "", frames: () => depth };
+  const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "", frames: () => depth, stackBytes: () => stack };
   const guards = guardInstallers[0]!(global, guardMeter, config.guards) as GuardKit;
   guards.closing.iterator = closingIterator;
   for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);
@@ -763,8 +764,28 @@ export function bootstrap(
     if (title.length + text.length > config.maxStringLength) die(MEMORY_LIMIT);
     return str(withoutMetering(`${title}: ${text}`));
   };
+  /**
+   * The first line of a stack trace, read without running any code of the contract's: while V8 formats a
+   * stack it formats any other stack read then natively, with the host's own frames and file names, and
+   * charges nothing of it (a `name` getter reading another error's `stack`: eighteenth review of
+   * 2026-11-26). So `name` and `message` count only where they are primitives held as data properties on
+   * the error's prototype chain; a getter, a proxy or an object there reads as V8's default
+   * (docs/contracts.md §14).
+   */
+  const stackField = (error: unknown, key: string): string | undefined => {
+    const found = guards.isObject(error) ? guards.lookup(error as object, key) : undefined;
+    const value = found ? found.value : undefined;
+    return value === undefined || value === null || typeof value === "object" || typeof value === "function" || typeof value === "symbol" ? undefined : toText(value);
+  };
+  const stackTitle = (error: unknown): string => {
+    const title = stackField(error, "name") ?? "Error";
+    const text = stackField(error, "message") ?? "";
+    if (title.length + text.length > config.maxStringLength) die(MEMORY_LIMIT);
+    // As V8 joins them (Error.prototype.toString): either alone when the other is empty.
+    return str(title === "" ? text : text === "" ? title : `${title}: ${text}`);
+  };
   const formatStack = (error: unknown, sites: any[]): string => {
-    const title = describeError(error);
+    const title = stackTitle(error);
     let text = title;
     for (let i = 0; i < sites.length; i++) {
       const site = sites[i];

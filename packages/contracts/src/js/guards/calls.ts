@@ -109,12 +109,8 @@ export function installCallGuards(kit: GuardKit): void {
           // A sloppy function target: its `caller` and `arguments` read by the trap's fallback or by V8's
           // checks of what a trap answers (every own key, for ownKeys) walk the whole stack (kit.stackWalk).
           if (typeof args[0] === "function") {
-            if (name === "ownKeys") {
-              kit.stackWalk();
-              kit.stackWalk();
-            } else if (args[1] === "caller" || args[1] === "arguments") {
-              kit.stackWalk();
-            }
+            if (name === "ownKeys") kit.functionListing(args[0]);
+            else if (args[1] === "caller" || args[1] === "arguments") kit.keyUse(args[1]);
           }
           const trap = (handler as Record<string, unknown>)[name];
           if (trap === undefined || trap === null) {
@@ -233,10 +229,11 @@ export function installCallGuards(kit: GuardKit): void {
       // A bound function, chainsim's proxy of it and its handler: about 512 bytes, and work to match.
       work(args.length + BIND_UNITS);
       meter.alloc(BIND_BYTES + 8 * args.length);
-      // Its name is made anew, "bound " + the target's name.
-      const name = kit.isObject(this) ? getOwnPropertyDescriptor(this as object, "name")?.value : undefined;
-      if (typeof name === "string" && name.length > kit.LONG_TEXT) makesString(name.length + 6);
       const bound = apply(original, this, args) as Function;
+      // Its name is made anew, "bound " + the target's name as V8 read it (a getter's, an inherited one, a
+      // proxy's answer: eighteenth review of 2026-11-26), so charged by what it made.
+      const name = getOwnPropertyDescriptor(bound, "name")?.value;
+      if (typeof name === "string" && name.length > kit.LONG_TEXT) makesString(name.length);
       const handler: ProxyHandler<Function> = {
         apply: (target, thisArg, list) => held(() => apply(target, thisArg, list)),
         construct: (target, list, newTarget) => held(() => construct(target, list, newTarget === proxy ? target : newTarget)),

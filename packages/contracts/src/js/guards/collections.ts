@@ -736,11 +736,7 @@ export function installCollectionGuards(kit: GuardKit): void {
   for (const name of ["keys", "values", "entries", "getOwnPropertyNames", "getOwnPropertySymbols", "getOwnPropertyDescriptors"]) {
     charged(global.Object, name, (_r, args) => {
       makesEntries(keyCount(args[0]), KEY_BYTES);
-      // A sloppy function's `caller` and `arguments` are read with its other properties (kit.stackWalk).
-      if (name === "getOwnPropertyDescriptors" && typeof args[0] === "function") {
-        kit.stackWalk();
-        kit.stackWalk();
-      }
+      if (name === "getOwnPropertyDescriptors" || name === "entries" || name === "values") kit.functionListing(args[0]);
     });
   }
   charged(global.Reflect, "ownKeys", (_r, args) => makesEntries(keyCount(args[0]), KEY_BYTES));

@@ -11,6 +11,8 @@ export interface GuardMeter {
   fatal(reason: string): never;
   /** Frames of the stack model now held. */
   frames(): number;
+  /** Bytes of the stack model now held. */
+  stackBytes(): number;
 }
 
 export interface GuardLimits {
@@ -108,6 +110,8 @@ export interface GuardKit {
   view(target: object, read: (target: object, key: string | symbol, receiver: unknown) => unknown): object;
   /** Charges a walk of the whole stack (a sloppy function's `caller`, an error skipping frames). */
   stackWalk(): void;
+  /** Charges listing a function's own properties, its `caller` and `arguments` included (see keyUse). */
+  functionListing(value: unknown): void;
   /**
    * `value` about to be written or defined at `key` of `target`: a typed array makes a number of what any
    * numeric key is given (`t[-1]` and `t["1.5"]` too), an index or not, so a long string is charged whole
@@ -344,9 +348,32 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    */
   const WALK_UNITS_PER_FRAME = 64;
   const stackWalk = (): void => work(meter.frames() * WALK_UNITS_PER_FRAME);
+  /**
+   * A sloppy function's `arguments`, read from outside it, is a new object holding the arguments of its
+   * active call, up to the 65,536 a spread may pass (30,000 copied at each read reached V8's heap;
+   * eighteenth review of 2026-11-26): as many elements as the stack model's argument slots now held.
+   */
+  const ARGUMENT_SLOT_BYTES = 16;
+  const argumentsRead = (): void => {
+    stackWalk();
+    makesElements(meter.stackBytes() / ARGUMENT_SLOT_BYTES);
+  };
+  /**
+   * Listing a function's own properties (`Object.entries`, `values`, `getOwnPropertyDescriptors`, spread, a
+   * proxy's `ownKeys` checked by V8): a sloppy function's `caller` and `arguments` are read with the rest,
+   * and a function with many properties is on V8's slow path (about 4 µs a listing).
+   */
+  const FUNCTION_LISTING_UNITS = 2048;
+  const functionListing = (value: unknown): void => {
+    if (typeof value !== "function") return;
+    work(FUNCTION_LISTING_UNITS);
+    stackWalk();
+    argumentsRead();
+  };
   const symbolDescription = getOwnPropertyDescriptor(Symbol.prototype, "description")!.get!;
   const keyUse = (key: unknown): void => {
-    if (key === "caller" || key === "arguments") stackWalk(); // a sloppy function's (see stackWalk)
+    if (key === "caller") stackWalk(); // a sloppy function's (see stackWalk)
+    else if (key === "arguments") argumentsRead();
     if (typeof key === "symbol") {
       // A function defined under a symbol key is named "[" + description + "]" by V8, a string made each
       // time (a 4 Mi-unit description read after each definition: a 4 MB copy; seventeenth review).
@@ -994,6 +1021,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     view,
     typedValue,
     stackWalk,
+    functionListing,
     lookup,
     UNHASHED_TEXT,
     keyUse,

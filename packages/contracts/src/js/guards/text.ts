@@ -1072,7 +1072,17 @@ export function installTextGuards(kit: GuardKit): void {
   // A symbol's text is made anew by each call, "Symbol(" + description + ")": a string made (a new long key
   // each time costs V8 a copy when it is used as a property key).
   const descriptionOf = Object.getOwnPropertyDescriptor(Symbol.prototype, "description")!.get!;
-  const symbolText = (symbol: unknown) => {
+  const symbolValueOf = Symbol.prototype.valueOf;
+  const symbolText = (receiver: unknown) => {
+    // A Symbol object's text is its symbol's (eighteenth review of 2026-11-26); V8's TypeError for anything else.
+    let symbol = receiver;
+    if (typeof receiver === "object" && receiver !== null) {
+      try {
+        symbol = apply(symbolValueOf, receiver, []);
+      } catch {
+        return;
+      }
+    }
     const description = typeof symbol === "symbol" ? (apply(descriptionOf, symbol, []) as string | undefined) : undefined;
     makesString(description === undefined ? 8 : description.length + 8);
   };
