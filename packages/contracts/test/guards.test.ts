@@ -332,6 +332,9 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["a sloppy function's arguments read while it holds 30,000 of them", `const a = new Array(30000).fill(0); function g() { for (;;) { g.arguments; g.arguments; g.arguments; g.arguments; } } g(...a);`, "Step exceeding limit"],
       ["entries, values and spread of a sloppy function in dictionary mode, 2,800 frames deep", `let n = 0; function nope() {} Object.create(nope); function g() { for (;;) { ${"Object.entries(nope); Object.values(nope); ({ ...nope }); ".repeat(7)} } } function r() { if (++n < 2800) return r(); return g(); } r();`, "Step exceeding limit"],
       ["entries of a sloppy function in dictionary mode", `function nope() {} Object.create(nope); for (;;) { ${"Object.entries(nope); ".repeat(20)} }`, "Step exceeding limit"],
+      ["array patterns of 10,000 holes", `const a = []; for (;;) { const [${",".repeat(10000)}] = a; }`, "Step exceeding limit"],
+      ["array patterns of 200,000 holes over an iterator whose next is Object.prototype.valueOf", `const it = { [Symbol.iterator]() { return this; }, next: Object.prototype.valueOf }; for (;;) { const [${",".repeat(200000)}] = it; }`, "Step exceeding limit"],
+      ["array patterns nested 32 deep", `const a = []; a[0] = a; for (;;) { const ${"[".repeat(32)}x${"]".repeat(32)} = a; }`, "Step exceeding limit"],
     ];
     for (const [name, body, exception] of heavy) {
       it(`${name}: 155 ${exception}`, async () => {

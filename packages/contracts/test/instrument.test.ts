@@ -4,6 +4,7 @@ import vm from "node:vm";
 import { DEFAULT_CONTRACT_LIMITS } from "../src/limits.js";
 import {
   ContractSourceError,
+  MAX_ARRAY_PATTERN_NESTING,
   MAX_PARSE_NESTING,
   METER_FUNCTIONS,
   RESERVED_PREFIX,
@@ -544,6 +545,16 @@ function query(input) {
         messages.add(error.message);
       }
       expect([...messages]).to.deep.equal([`SyntaxError: Contract code is nested more than ${MAX_PARSE_NESTING} levels deep (1:1033)`]);
+    });
+
+    it("array patterns nested past MAX_ARRAY_PATTERN_NESTING, through object patterns and defaults too: 152", () => {
+      const nested = (levels: number, open = "[", close = "]") => `function main(a) { const ${open.repeat(levels)}x${close.repeat(levels)} = a; }`;
+      expect(() => instrument(nested(MAX_ARRAY_PATTERN_NESTING), LIMITS)).not.to.throw();
+      for (const source of [nested(MAX_ARRAY_PATTERN_NESTING + 1), nested(MAX_ARRAY_PATTERN_NESTING + 1, "[{ p: ", "}]"), nested(MAX_ARRAY_PATTERN_NESTING + 1, "[", " = 1]")]) {
+        const error = refusal(source);
+        expect(error.code, source.slice(0, 60)).to.equal(152);
+        expect(error.message).to.include(`Array patterns nested more than ${MAX_ARRAY_PATTERN_NESTING} deep are not allowed in contracts`);
+      }
     });
 
     it("a source that does not parse: 152 with line and column", () => {

@@ -202,6 +202,26 @@ function frameNodes(node: AnyNode): number {
   return node.type === "ArrayPattern" ? 16 : node.type === "AssignmentPattern" ? 2 : 1;
 }
 
+/**
+ * Syntax nodes a node counts as in its code's steps (NODES_PER_STEP): an array pattern runs an iterator
+ * (a guarded call, its `next`, a close: about 1 µs interpreted) and a step of it for each element, holes
+ * included, which the syntax tree holds as nothing (10,000 holes a statement reached the clock; nineteenth
+ * review of 2026-11-26).
+ */
+function stepNodes(node: AnyNode): number {
+  if (node.type !== "ArrayPattern") return 1;
+  return 16 + (node.elements as (AnyNode | null)[]).filter((element) => element === null).length;
+}
+
+/**
+ * Array patterns nested deeper than this are refused: V8's optimizing compiler takes time and memory that
+ * grow faster than their nesting (200 levels: 0.4 s and 450 MB, waited for when the isolate is disposed;
+ * nineteenth review of 2026-11-26), none of it a step.
+ */
+export const MAX_ARRAY_PATTERN_NESTING = 32;
+/** What a destructuring pattern is made of, between an array pattern and the ones nested in it. */
+const PATTERN_PARTS = new Set(["ArrayPattern", "ObjectPattern", "Property", "AssignmentPattern", "RestElement"]);
+
 /** Syntax nodes of an expression outside the functions it holds (what its evaluation gives registers). */
 function ownNodes(expr: AnyNode): number {
   let count = 0;
@@ -611,7 +631,7 @@ function collect(source: string, program: AnyNode): Insertion[] {
     let childBody = body;
     if (body) {
       body.weight += allocationWeight(node);
-      body.nodes++;
+      body.nodes += stepNodes(node);
     }
     if (owner) owner.nodes += frameNodes(node);
     switch (node.type) {
@@ -727,6 +747,11 @@ function collect(source: string, program: AnyNode): Insertion[] {
         break;
       case "ObjectPattern":
       case "ArrayPattern":
+        if (node.type === "ArrayPattern") {
+          let nesting = 1;
+          for (let up = parents.get(node); up && PATTERN_PARTS.has(up.type); up = parents.get(up)) if (up.type === "ArrayPattern") nesting++;
+          if (nesting > MAX_ARRAY_PATTERN_NESTING) refuse(source, node.start, `Array patterns nested more than ${MAX_ARRAY_PATTERN_NESTING} deep are not allowed in contracts: V8's compiler takes time and memory no step counts for them`);
+        }
         if (node.type === "ObjectPattern") {
           for (const property of node.properties as AnyNode[]) {
             if (property.type !== "Property") continue;
