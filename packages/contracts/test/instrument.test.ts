@@ -550,7 +550,8 @@ function query(input) {
     it("array patterns nested past MAX_ARRAY_PATTERN_NESTING, through object patterns and defaults too: 152", () => {
       const nested = (levels: number, open = "[", close = "]") => `function main(a) { const ${open.repeat(levels)}x${close.repeat(levels)} = a; }`;
       expect(() => instrument(nested(MAX_ARRAY_PATTERN_NESTING), LIMITS)).not.to.throw();
-      for (const source of [nested(MAX_ARRAY_PATTERN_NESTING + 1), nested(MAX_ARRAY_PATTERN_NESTING + 1, "[{ p: ", "}]"), nested(MAX_ARRAY_PATTERN_NESTING + 1, "[", " = 1]")]) {
+      const throughDefaults = `function main(a) { let x; ${"[x = (".repeat(MAX_ARRAY_PATTERN_NESTING)}[x] = a${")] = a".repeat(MAX_ARRAY_PATTERN_NESTING)}; }`;
+      for (const source of [nested(MAX_ARRAY_PATTERN_NESTING + 1), nested(MAX_ARRAY_PATTERN_NESTING + 1, "[{ p: ", "}]"), nested(MAX_ARRAY_PATTERN_NESTING + 1, "[", " = 1]"), throughDefaults]) {
         const error = refusal(source);
         expect(error.code, source.slice(0, 60)).to.equal(152);
         expect(error.message).to.include(`Array patterns nested more than ${MAX_ARRAY_PATTERN_NESTING} deep are not allowed in contracts`);

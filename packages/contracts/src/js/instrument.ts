@@ -219,8 +219,11 @@ function stepNodes(node: AnyNode): number {
  * nineteenth review of 2026-11-26), none of it a step.
  */
 export const MAX_ARRAY_PATTERN_NESTING = 32;
-/** What a destructuring pattern is made of, between an array pattern and the ones nested in it. */
-const PATTERN_PARTS = new Set(["ArrayPattern", "ObjectPattern", "Property", "AssignmentPattern", "RestElement"]);
+/**
+ * What lies between an array pattern and one nested in it: the parts of a destructuring pattern, and an
+ * assignment in a default (`[x = ([y] = a)] = a`).
+ */
+const PATTERN_PARTS = new Set(["ArrayPattern", "ObjectPattern", "Property", "AssignmentPattern", "RestElement", "AssignmentExpression"]);
 
 /** Syntax nodes of an expression outside the functions it holds (what its evaluation gives registers). */
 function ownNodes(expr: AnyNode): number {
