@@ -182,7 +182,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["joins of 100,000 one-character strings, kept", `const a = new Array(100000).fill("a"); const keep = []; for (;;) keep.push(a.join(""));`, "Step exceeding limit"],
       ["String.raw of 100,000 segments, kept", `const a = new Array(100000).fill("a"); const keep = []; for (;;) keep.push(String.raw({ raw: a }));`, "Step exceeding limit"],
       ["proxies made by Proxy.revocable as a callback, kept", `const t = {}; const d = new Array(30000).fill({}); const r = Proxy.revocable.bind(null, t); const keep = []; for (;;) keep.push(d.map(r));`, "Memory exceeding limit"],
-      ["errors made by Error as a callback, kept", `const d = new Array(30000).fill(0); const keep = []; for (;;) keep.push(d.map(Error));`, "Memory exceeding limit"],
+      ["errors made by Error as a callback, kept", `const d = new Array(30000).fill(0); const keep = []; for (;;) keep.push(d.map(Error));`, "Step exceeding limit"],
       ["functions bound by bind as a callback, kept", `function f() {} const d = new Array(30000).fill(0); const keep = []; for (;;) keep.push(d.map(f.bind, f));`, "Memory exceeding limit"],
       ["objects from Object.fromEntries with far indices, kept", `const e = [[1023, 0], [2574, 0]]; const keep = []; for (;;) keep.push(Object.fromEntries(e));`, "Step exceeding limit"],
       ["object literals with far computed indices, kept", `const keep = []; const a = 1023, b = 2574; for (;;) keep.push({ [a]: 0, [b]: 0 });`, "Step exceeding limit"],
@@ -351,6 +351,17 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
     // V8 formats any stack first read while it formats another natively, with the host's frames and names.
     const { value } = await query(`let inner = "unread"; const o = { get name() { inner = new Error("inner").stack; return "N"; } }; const outer = new Error("outer"); Object.setPrototypeOf(outer, o); const first = outer.stack.split("\\n")[0]; class E extends Error { get name() { return "E"; } } const e = new E("m"); e.message = "own"; return [first, inner, e.stack.split("\\n")[0], String(e)].join("|");`);
     expect(value).to.equal("Error: outer|unread|Error: own|E: own");
+  });
+
+  it("shows a contract's 10 innermost frames in a trace, whatever frames of chainsim's lie between them (twentieth review of 2026-11-26)", async () => {
+    // With 10 frames captured, an Error's stand-in, a guarded replace and JSON.stringify's recursion used them up.
+    const frames = (stack: string) => stack.split("\n").slice(1).map((line) => line.trim().split(" ")[1]).join(",");
+    const { value } = await query(`function rec(n) { if (n) return rec(n - 1); return [new Error("x").stack, "ab".replace(/b/g, function cb() { return new Error("y").stack; })].join("|"); } return rec(20);`);
+    const [plain, replaced] = String(value).split("|");
+    expect(frames(plain!)).to.equal(new Array(10).fill("rec").join(","));
+    expect(frames(replaced!)).to.equal(["cb", ...new Array(9).fill("rec")].join(","));
+    const { failure } = await query(`const a = {}; const b = { a }; const c = { b }; a.c = c;\nJSON.stringify(a);`);
+    expect([failure?.code, failure?.linenum]).to.deep.equal([151, 2]);
   });
 
   it("refuses a typed array as a prototype, by every route that sets one (seventeenth review of 2026-11-26)", async () => {

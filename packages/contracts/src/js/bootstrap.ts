@@ -784,12 +784,21 @@ export function bootstrap(
     // As V8 joins them (Error.prototype.toString): either alone when the other is empty.
     return str(title === "" ? text : text === "" ? title : `${title}: ${text}`);
   };
+  /**
+   * A trace shows the contract's 10 innermost frames. V8 captures frames of chainsim's guards too (an Error's
+   * stand-in 3, a guarded `replace` 9 between a contract and its callback), so it captures more and the
+   * contract's are picked: with only 10 captured, what the ledger stored depended on chainsim's code
+   * (twentieth review of 2026-11-26). A guard nesting deeper still leaves fewer (docs/contracts.md §14).
+   */
+  const CONTRACT_FRAMES = 10;
+  const CAPTURED_FRAMES = 32;
   const formatStack = (error: unknown, sites: any[]): string => {
     const title = stackTitle(error);
     let text = title;
-    for (let i = 0; i < sites.length; i++) {
+    for (let i = 0, kept = 0; i < sites.length && kept < CONTRACT_FRAMES; i++) {
       const site = sites[i];
       if (site.getFileName() !== "contract.js") continue;
+      kept++;
       // V8 infers an anonymous function's name from what it is assigned to, which can be the write helper.
       const inferred = site.getFunctionName();
       const name = typeof inferred === "string" && apply(stringIndexOf, inferred, ["__chainsim"]) >= 0 ? null : inferred;
@@ -801,7 +810,7 @@ export function bootstrap(
     return text;
   };
   defineProperty(NativeError, "prepareStackTrace", { value: formatStack, writable: false, enumerable: false, configurable: false });
-  defineProperty(NativeError, "stackTraceLimit", { value: 10, writable: false, enumerable: false, configurable: false });
+  defineProperty(NativeError, "stackTraceLimit", { value: CAPTURED_FRAMES, writable: false, enumerable: false, configurable: false });
 
   // ---- host bridges ---------------------------------------------------------------------------------
   const call = (name: string, argsJson: string) => {

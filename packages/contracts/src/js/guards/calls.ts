@@ -260,12 +260,13 @@ export function installCallGuards(kit: GuardKit): void {
   const engineReason = (message: string): string | undefined =>
     message === "Maximum call stack size exceeded" ? STACK_LIMIT + " (engine)" : message === "Array buffer allocation failed" ? MEMORY_LIMIT + " (engine)" : undefined;
   const ERROR_BYTES = 1024;
-  const ERROR_UNITS = 256;
+  /** V8 captures up to 32 frames with each error (bootstrap.ts CAPTURED_FRAMES): about 5 µs. */
+  const ERROR_UNITS = 2048;
   const wrapError = (name: string, parent: Function | undefined): Function | undefined => {
     const Native = global[name];
     if (typeof Native !== "function") return undefined;
     const Guarded: Function = kit.named(name, (newTarget, _self, args) => {
-      // V8 captures up to 10 frames with each error (about 1 KB): called as a built-in's callback, nothing else pays.
+      // V8 captures frames with each error (about 1 KB): called as a built-in's callback, nothing else pays.
       meter.alloc(ERROR_BYTES);
       work(ERROR_UNITS);
       // V8 skips the frames up to the constructor's, looking for it over the whole stack if it is not there.
@@ -286,8 +287,8 @@ export function installCallGuards(kit: GuardKit): void {
     return Guarded;
   };
   const GuardedError = wrapError("Error", undefined);
-  // Stack traces keep 10 contract frames whatever this says (bootstrap.ts fixes V8's own); it exists because
-  // code reads and sets it.
+  // Stack traces show the contract's 10 innermost frames whatever this says (bootstrap.ts fixes V8's own);
+  // it exists because code reads and sets it.
   defineProperty(GuardedError, "stackTraceLimit", { value: 10, writable: true, enumerable: true, configurable: true });
   // Given a function, V8 skips frames until it sees that function's, over the whole stack if it is not there.
   replace(GuardedError, "captureStackTrace", (original) => ({
