@@ -347,7 +347,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
     }
   });
 
-  it("formats a stack trace without running a contract's getter, so no stack is formatted by V8's own formatter (eighteenth review of 2026-11-26)", async () => {
+  it("formats a stack trace without running a contract's getter, so no stack is formatted by V8's own formatter (nineteenth review of 2026-11-26)", async () => {
     // V8 formats any stack first read while it formats another natively, with the host's frames and names.
     const { value } = await query(`let inner = "unread"; const o = { get name() { inner = new Error("inner").stack; return "N"; } }; const outer = new Error("outer"); Object.setPrototypeOf(outer, o); const first = outer.stack.split("\\n")[0]; class E extends Error { get name() { return "E"; } } const e = new E("m"); e.message = "own"; return [first, inner, e.stack.split("\\n")[0], String(e)].join("|");`);
     expect(value).to.equal("Error: outer|unread|Error: own|E: own");

@@ -385,7 +385,7 @@ export function bootstrap(
   /**
    * A string made by `+`, `+=` or a template, whatever its length: V8 makes one of 13 code units or more as
    * pieces and copies them into one string at its first read (`s[0]`), so a short string made and read in a
-   * loop was a copy for nothing (60,000 of 1,000 code units kept reached V8's heap; seventeenth review of
+   * loop was a copy for nothing (60,000 of 1,000 code units kept reached V8's heap; eighteenth review of
    * 2026-11-26). Its length in units, and its copy (with its header) as memory.
    */
   const STRING_HEADER_BYTES = 16;
@@ -767,7 +767,7 @@ export function bootstrap(
   /**
    * The first line of a stack trace, read without running any code of the contract's: while V8 formats a
    * stack it formats any other stack read then natively, with the host's own frames and file names, and
-   * charges nothing of it (a `name` getter reading another error's `stack`: eighteenth review of
+   * charges nothing of it (a `name` getter reading another error's `stack`: nineteenth review of
    * 2026-11-26). So `name` and `message` count only where they are primitives held as data properties on
    * the error's prototype chain; a getter, a proxy or an object there reads as V8's default
    * (docs/contracts.md §14).

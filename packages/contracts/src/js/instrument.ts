@@ -196,7 +196,7 @@ export function frameBytes(slots: number, nodes: number): number {
 /**
  * Syntax nodes a node counts as in the frame: an array pattern holds an iterator record and its closing
  * state, about 65 bytes of real stack a nesting level (780 nested ones in dead code made frames of 51 KB;
- * seventeenth review of 2026-11-26), a default in a pattern a little more than one node.
+ * eighteenth review of 2026-11-26), a default in a pattern a little more than one node.
  */
 function frameNodes(node: AnyNode): number {
   return node.type === "ArrayPattern" ? 16 : node.type === "AssignmentPattern" ? 2 : 1;

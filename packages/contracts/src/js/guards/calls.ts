@@ -231,7 +231,7 @@ export function installCallGuards(kit: GuardKit): void {
       meter.alloc(BIND_BYTES + 8 * args.length);
       const bound = apply(original, this, args) as Function;
       // Its name is made anew, "bound " + the target's name as V8 read it (a getter's, an inherited one, a
-      // proxy's answer: eighteenth review of 2026-11-26), so charged by what it made.
+      // proxy's answer: nineteenth review of 2026-11-26), so charged by what it made.
       const name = getOwnPropertyDescriptor(bound, "name")?.value;
       if (typeof name === "string" && name.length > kit.LONG_TEXT) makesString(name.length);
       const handler: ProxyHandler<Function> = {

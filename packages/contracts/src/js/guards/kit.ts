@@ -351,7 +351,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   /**
    * A sloppy function's `arguments`, read from outside it, is a new object holding the arguments of its
    * active call, up to the 65,536 a spread may pass (30,000 copied at each read reached V8's heap;
-   * eighteenth review of 2026-11-26): as many elements as the stack model's argument slots now held.
+   * nineteenth review of 2026-11-26): as many elements as the stack model's argument slots now held.
    */
   const ARGUMENT_SLOT_BYTES = 16;
   const argumentsRead = (): void => {
@@ -376,7 +376,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     else if (key === "arguments") argumentsRead();
     if (typeof key === "symbol") {
       // A function defined under a symbol key is named "[" + description + "]" by V8, a string made each
-      // time (a 4 Mi-unit description read after each definition: a 4 MB copy; seventeenth review).
+      // time (a 4 Mi-unit description read after each definition: a 4 MB copy; eighteenth review).
       const description = apply(symbolDescription, key, []) as string | undefined;
       if (description !== undefined && description.length > LONG_TEXT) makesString(description.length + 2);
       return;
@@ -915,7 +915,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    * constructor after its name as written in the source ("Constructor Map requires 'new'"), so each is a
    * literal here. Its calls hold a frame of the stack model, as guarded built-ins do: the native converts
    * its arguments (a message's `toString`, an offset's `valueOf`, a list's elements), which can reach the
-   * constructor again through about 2 KB of V8's own frames a level (seventeenth review of 2026-11-26).
+   * constructor again through about 2 KB of V8's own frames a level (eighteenth review of 2026-11-26).
    */
   const CONSTRUCTOR_FRAME = 1024;
   const named = (name: string, unheld: (newTarget: Function | undefined, self: unknown, args: unknown[]) => unknown): Function => {

@@ -999,7 +999,7 @@ export function installTextGuards(kit: GuardKit): void {
         return text;
       };
       // V8 escapes a lone surrogate on a slow path, about 45 ns a code unit (every other text under 8 ns,
-      // charged by the output's length): 100,000 of them made a budget take 0.33 s (seventeenth review).
+      // charged by the output's length): 100,000 of them made a budget take 0.33 s (eighteenth review).
       const quote = (text: string): string => {
         if (!(apply(isWellFormed, text, []) as boolean)) work(LONE_SURROGATE_UNITS * text.length);
         return emit(nativeStringify(text) as string);
@@ -1074,7 +1074,7 @@ export function installTextGuards(kit: GuardKit): void {
   const descriptionOf = Object.getOwnPropertyDescriptor(Symbol.prototype, "description")!.get!;
   const symbolValueOf = Symbol.prototype.valueOf;
   const symbolText = (receiver: unknown) => {
-    // A Symbol object's text is its symbol's (eighteenth review of 2026-11-26); V8's TypeError for anything else.
+    // A Symbol object's text is its symbol's (nineteenth review of 2026-11-26); V8's TypeError for anything else.
     let symbol = receiver;
     if (typeof receiver === "object" && receiver !== null) {
       try {
