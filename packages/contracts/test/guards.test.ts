@@ -335,6 +335,12 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["array patterns of 10,000 holes", `const a = []; for (;;) { const [${",".repeat(10000)}] = a; }`, "Step exceeding limit"],
       ["array patterns of 200,000 holes over an iterator whose next is Object.prototype.valueOf", `const it = { [Symbol.iterator]() { return this; }, next: Object.prototype.valueOf }; for (;;) { const [${",".repeat(200000)}] = it; }`, "Step exceeding limit"],
       ["array patterns nested 32 deep", `const a = []; a[0] = a; for (;;) { const ${"[".repeat(32)}x${"]".repeat(32)} = a; }`, "Step exceeding limit"],
+      // Errors captured over 32 optimized frames of 200 locals each: V8 decodes each frame whole (twenty-first review).
+      ...[`k += a.map(Error).length;`, `try { new Array(-1); } catch (e) { k++; }`].map((made): [string, string, string] => [
+        `errors made over optimized frames of 200 locals: ${made}`,
+        `function inner() { const a = Array(512).fill("m"); let k = 0; for (;;) { ${made} } } function g(n, go) { let ${Array.from({ length: 200 }, (_, i) => `a${i} = n + ${i}`).join(", ")}; let r = 0; if (n > 0) r = g(n - 1, go); else if (go) r = inner(); return r + ${Array.from({ length: 200 }, (_, i) => `a${i}`).join(" + ")}; } let t = 0; for (let i = 0; i < 200; i++) t += g(0, false); return String(g(40, true));`,
+        "Step exceeding limit",
+      ]),
     ];
     for (const [name, body, exception] of heavy) {
       it(`${name}: 155 ${exception}`, async () => {

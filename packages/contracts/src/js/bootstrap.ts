@@ -450,6 +450,7 @@ export function bootstrap(
       reason = engineLimit(error);
       // Whatever its prototype (a contract can cut an error class's chain): every message V8 wrote.
       if (madeByContract(error)) return;
+      guards.traceCaptured(); // V8 captured its frames where it threw (guards/kit.ts)
       renderCharge(error);
       const own = getOwnPropertyDescriptor(error, "message");
       const message = own?.value;
@@ -468,7 +469,7 @@ export function bootstrap(
     if (written !== undefined) str(written);
   };
 
-  const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "", frames: () => depth, stackBytes: () => stack };
+  const guardMeter = { charge, alloc, push, pop, fatal: die, isDead: () => dead !== "", frames: () => depth, stackBytes: () => stack, topBytes: (frames: number) => stack - (depth > frames ? marks[depth - frames]! : 0) };
   const guards = guardInstallers[0]!(global, guardMeter, config.guards) as GuardKit;
   guards.closing.iterator = closingIterator;
   for (let i = 1; i < guardInstallers.length; i++) guardInstallers[i]!(guards);

@@ -260,15 +260,13 @@ export function installCallGuards(kit: GuardKit): void {
   const engineReason = (message: string): string | undefined =>
     message === "Maximum call stack size exceeded" ? STACK_LIMIT + " (engine)" : message === "Array buffer allocation failed" ? MEMORY_LIMIT + " (engine)" : undefined;
   const ERROR_BYTES = 1024;
-  /** V8 captures up to 32 frames with each error (bootstrap.ts CAPTURED_FRAMES): about 5 µs. */
-  const ERROR_UNITS = 2048;
   const wrapError = (name: string, parent: Function | undefined): Function | undefined => {
     const Native = global[name];
     if (typeof Native !== "function") return undefined;
     const Guarded: Function = kit.named(name, (newTarget, _self, args) => {
       // V8 captures frames with each error (about 1 KB): called as a built-in's callback, nothing else pays.
       meter.alloc(ERROR_BYTES);
-      work(ERROR_UNITS);
+      kit.traceCaptured();
       // V8 skips the frames up to the constructor's, looking for it over the whole stack if it is not there.
       if (newTarget !== undefined && newTarget !== Guarded) kit.stackWalk();
       if (name === "AggregateError" && args.length > 0) {
@@ -294,7 +292,7 @@ export function installCallGuards(kit: GuardKit): void {
   replace(GuardedError, "captureStackTrace", (original) => ({
     captureStackTrace(...args: unknown[]) {
       meter.alloc(ERROR_BYTES);
-      work(ERROR_UNITS);
+      kit.traceCaptured();
       if (typeof args[1] === "function") kit.stackWalk();
       return apply(original, undefined, args);
     },

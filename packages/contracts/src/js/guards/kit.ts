@@ -13,6 +13,8 @@ export interface GuardMeter {
   frames(): number;
   /** Bytes of the stack model now held. */
   stackBytes(): number;
+  /** Bytes of the stack model held by the innermost `frames` frames. */
+  topBytes(frames: number): number;
 }
 
 export interface GuardLimits {
@@ -112,6 +114,8 @@ export interface GuardKit {
   stackWalk(): void;
   /** Charges listing a function's own properties, its `caller` and `arguments` included (see keyUse). */
   functionListing(value: unknown): void;
+  /** Charges V8's capture of an error's frames (a new error, Error.captureStackTrace, an error V8 threw). */
+  traceCaptured(): void;
   /**
    * `value` about to be written or defined at `key` of `target`: a typed array makes a number of what any
    * numeric key is given (`t[-1]` and `t["1.5"]` too), an index or not, so a long string is charged whole
@@ -370,6 +374,15 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     stackWalk();
     argumentsRead();
   };
+  /**
+   * V8 captures 32 frames with each error (bootstrap.ts CAPTURED_FRAMES), about 5 µs, and decodes each
+   * optimized one whole: 32 frames of functions with 200 locals made each capture about 50 µs, and a budget
+   * of errors reached the clock (twenty-first review of 2026-11-26). Charged by the stack model's bytes
+   * in the innermost 32 frames, which count each frame's locals and expressions.
+   */
+  const CAPTURE_UNITS = 2048;
+  const CAPTURED_BYTES_PER_UNIT = 4;
+  const traceCaptured = (): void => work(CAPTURE_UNITS + meter.topBytes(32) / CAPTURED_BYTES_PER_UNIT);
   const symbolDescription = getOwnPropertyDescriptor(Symbol.prototype, "description")!.get!;
   const keyUse = (key: unknown): void => {
     if (key === "caller") stackWalk(); // a sloppy function's (see stackWalk)
@@ -1022,6 +1035,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     typedValue,
     stackWalk,
     functionListing,
+    traceCaptured,
     lookup,
     UNHASHED_TEXT,
     keyUse,
