@@ -33,8 +33,8 @@ export interface GuardKit {
   STACK_LIMIT: string;
   /** Frame held by guarded code for each level it recurses through (larger than a native builtin frame). */
   LEVEL_FRAME: number;
-  /** Runs a native holding one LEVEL_FRAME of the stack model. */
-  held<T>(run: () => T): T;
+  /** Runs a native holding a frame of the stack model: one LEVEL_FRAME, or `bytes`. */
+  held<T>(run: () => T, bytes?: number): T;
   /** An array index as a number (a canonical numeric string or an integer below 2³² - 1); -1 for any other key. */
   arrayIndex(key: unknown): number;
   /** How V8 names a value that is called but is not a function ("number 5", 'string "x"', "object null"). */
@@ -487,11 +487,11 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   const isTypedArray = (value: unknown): boolean => isObject(value) && apply(typedTag, value, []) !== undefined;
   const isProxy = (value: unknown): boolean => isObject(value) && apply(weakGet, chains, [value])?.target !== undefined;
 
-  /** Where `length` of `value` comes from without running contract code: a number, or undefined for "ask it". */
   /** A read through one of chainsim's views (kit.view), as a contract proxy's trap costs. */
   const VIEW_TRAP_UNITS = 512;
   /** chainsim's steady views (arrayLike) and the length each answers. */
   const steadyLengths = new WeakMapCtor<object, number>();
+  /** Where `length` of `value` comes from without running contract code: a number, or undefined for "ask it". */
   const plainLength = (value: object): number | undefined => {
     for (let o: object | null = value, hops = 0; o !== null; o = getPrototypeOf(o), hops++) {
       if (isProxy(o) || hops > 10_000) return undefined;
@@ -810,8 +810,8 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    * Runs a native holding a frame of the stack model: natives that call back (a callback, a getter, a bound
    * guarded method) can recurse with no contract frame in between, and V8's real stack must never be what ends that.
    */
-  const held = <T>(run: () => T): T => {
-    const token = meter.push(LEVEL_FRAME);
+  const held = <T>(run: () => T, bytes = LEVEL_FRAME): T => {
+    const token = meter.push(bytes);
     try {
       return run();
     } finally {
@@ -932,14 +932,7 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
    */
   const CONSTRUCTOR_FRAME = 1024;
   const named = (name: string, unheld: (newTarget: Function | undefined, self: unknown, args: unknown[]) => unknown): Function => {
-    const body = (newTarget: Function | undefined, self: unknown, args: unknown[]): unknown => {
-      const token = meter.push(CONSTRUCTOR_FRAME);
-      try {
-        return unheld(newTarget, self, args);
-      } finally {
-        meter.pop(token, undefined);
-      }
-    };
+    const body = (newTarget: Function | undefined, self: unknown, args: unknown[]): unknown => held(() => unheld(newTarget, self, args), CONSTRUCTOR_FRAME);
     // Only the one asked for is made (a table would make all of them at every start).
     switch (name) {
       case "Set":
