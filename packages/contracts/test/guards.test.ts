@@ -448,6 +448,67 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
     for (const [body, expected] of cases) expect((await query(body)).value, body).to.equal(expected);
   });
 
+  describe("what crosses to the host is charged before V8 escapes it, and read once (twenty-third review of 2026-11-26)", () => {
+    /** Runs `body` as a transaction's main with the validators' 1 s clock; `answer` is the host's. */
+    async function transact(body: string, answer: (name: string, args: unknown[]) => unknown = () => false) {
+      const calls: [string, unknown[]][] = [];
+      const request: ExecutionRequest = {
+        code: `function init() {} function main(input) { ${body} }`,
+        entry: "main",
+        input: "",
+        env: ENV,
+        readOnly: false,
+        depth: 0,
+        host: { call: async (name, args) => (calls.push([name, args]), answer(name, args)) },
+        meter: { used: 0, limit: DEFAULT_CONTRACT_LIMITS.steps, exhausted: false },
+        deadline: performance.now() + DEFAULT_CONTRACT_LIMITS.timeMs,
+        log: () => {},
+      };
+      try {
+        return { value: (await runtime.execute(request)).value, calls, steps: request.meter.used };
+      } catch (error) {
+        if (!(error instanceof ContractFailure)) throw error;
+        return { failure: error, calls, steps: request.meter.used };
+      }
+    }
+    const ends = (failure: ContractFailure | undefined, exception: string) => {
+      expect(failure).to.be.instanceOf(ContractFailure);
+      expect(failure).to.not.be.instanceOf(GuardTripped);
+      expect([failure!.code, failure!.exception]).to.deep.equal([155, exception]);
+    };
+
+    it("charges a built-in's arguments of lone surrogates before V8 escapes them (six code units each)", async () => {
+      // 4 Mi lone surrogates in four arguments were 100 MB of escapes past V8's heap; in two, 0.45 s.
+      const { failure, calls } = await transact(`const s = "\\ud800".repeat(4 * 1024 * 1024); Chain.payAsset(s, s, "c", "1", s, s);`);
+      ends(failure, "Step exceeding limit");
+      expect(calls).to.have.length(0);
+      ends((await transact(`const s = "\\u0001".repeat(1024 * 1024); Chain.payCoin(s, "1");`)).failure, "Memory exceeding limit");
+    });
+
+    it("charges a host's answer by its JSON text and its lone surrogates, and keeps what it holds in the memory model", async () => {
+      const load = (value: string) => (name: string) => (name === "load" ? value : false);
+      // 87,381 lone surrogates (a stored value's most) took 5.7 ms a load to escape and parse, for 121 steps.
+      const once = async (value: string) => (await transact(`Chain.load("k"); return "" + Chain.load("k").length;`, load(value))).steps;
+      expect(await once("\ud800".repeat(87381))).to.be.at.least(2 * (100 + (32 * 87381) / 4096));
+      expect(await once("\u00e9".repeat(1e6))).to.be.at.least(2 * (100 + 1e6 / 4096));
+      ends((await transact(`for (;;) Chain.load("k");`, load("\ud800".repeat(87381)))).failure, "Step exceeding limit");
+      // 200 loads of a million code units: 400 MB kept, where the model had seen none of it.
+      ends((await transact(`const keep = []; for (let i = 0; i < 200; i++) keep.push(Chain.load("k")); return "" + keep.length;`, load("\u00e9".repeat(1e6)))).failure, "Memory exceeding limit");
+    });
+
+    it("reads an asset key's issuer and code once, and hands the host a plain copy of two strings", async () => {
+      // A getter answered a string to the check and a self-referencing object to the encoding: V8's stack overflowed.
+      const { value, calls } = await transact(`let n = 0; const inner = { code: "c" }; inner.issuer = inner; const v = { get issuer() { return ++n === 1 ? "i" : inner; }, code: "c" }; return Chain.getAccountAsset("a", v) + " " + n;`, () => "7");
+      expect(value).to.equal("7 1");
+      expect(calls).to.deep.equal([["getAccountAsset", ["a", { issuer: "i", code: "c" }]]]);
+    });
+
+    it("charges Utils.toBaseUnit's scan of its argument by its length", async () => {
+      // A 4 Mi-unit string was 16 ms of scanning for the call's flat price: a budget of them reached the clock.
+      ends((await transact(`const s = "1".repeat(4194300) + "x"; for (;;) { try { Utils.toBaseUnit(s); } catch (e) {} }`)).failure, "Step exceeding limit");
+    });
+  });
+
   describe("prototype chains end at 256 levels, by every route that links one (docs/contracts.md §13)", () => {
     // Found on 2026-11-26: 5,000 classes, each extending the last, cost a step each, and converting an
     // instance to a string then walked the chain three times: 0.76 of the clock for one budget.

@@ -818,13 +818,21 @@ export function bootstrap(
     sizeCharge(argsJson.length);
     const spent = used;
     used = 0;
-    const answer = parse(refs.call.applySyncPromise(undefined, [name, argsJson, spent]));
+    const json = refs.call.applySyncPromise(undefined, [name, argsJson, spent]) as string;
+    // The answer is charged by its JSON text, escapes included (a stored value of lone surrogates is six
+    // times as long as JSON), and what it holds stays in the isolate (twenty-third review of 2026-11-26).
+    sizeCharge(json.length);
+    guards.holdsString(json.length);
+    const answer = parse(json);
     budget = answer.budget;
     if (apply(hasOwn, answer, ["e"])) throw answer.e;
     return answer.r;
   };
   installUtils(global, {
-    charge: (extra = 0) => charge(config.builtinSteps + extra),
+    charge: (units = 0) => {
+      charge(config.builtinSteps);
+      sizeCharge(units);
+    },
     crypto: (name: string, argsJson: string) => {
       if (apply(hasOwn, config.costlyBuiltinSteps, [name])) charge(config.costlyBuiltinSteps[name]! - config.builtinSteps);
       // Hashing and verifying on the host cost about 8 µs per KiB, arguments crossing included.
@@ -838,15 +846,24 @@ export function bootstrap(
   });
 
   // ---- the run ----------------------------------------------------------------------------------------
+  /**
+   * The JSON of a built-in's checked arguments (chain-builtins.ts): primitives, and asset keys that are plain
+   * copies of two strings; an object's fields are encoded as primitives only, never walked further. Strings
+   * go through the guards' `quoteJson` (its work charged before V8 escapes, its length bounded).
+   */
   const encodeArgs = (list: unknown[]): string => {
-    const encode = (value: unknown): string => {
-      if (typeof value === "string" || typeof value === "boolean") return quote(value);
+    const primitive = (value: unknown): string => {
+      if (typeof value === "string") return guards.quoteJson!(value);
+      if (typeof value === "boolean") return value ? "true" : "false";
       if (typeof value === "number") return value === value && value !== Infinity && value !== -Infinity ? "" + value : "null";
+      return "null";
+    };
+    const encode = (value: unknown): string => {
       if (value !== null && typeof value === "object" && !isArray(value)) {
         const key = value as { issuer?: unknown; code?: unknown };
-        return "{\"issuer\":" + encode(key.issuer) + ",\"code\":" + encode(key.code) + "}";
+        return "{\"issuer\":" + primitive(key.issuer) + ",\"code\":" + primitive(key.code) + "}";
       }
-      return "null";
+      return primitive(value);
     };
     let out = "[";
     for (let i = 0; i < list.length; i++) out += (i ? "," : "") + encode(list[i]);

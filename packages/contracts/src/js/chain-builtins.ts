@@ -55,7 +55,22 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
     if (args.length > i) args[i] = stringify(args[i]);
     if (args.length > i + 1) args[i + 1] = stringify(args[i + 1]);
   };
-  const assetKey = (v: any) => v !== null && typeof v === "object" && isString(v.issuer) && isString(v.code);
+  /**
+   * An asset key `{issuer, code}` of two strings, copied into a plain object of its own; else undefined. Each
+   * field is read once: a getter answering a string to the check could answer something else to the encoding.
+   */
+  const assetKey = (v: any): { issuer: string; code: string } | undefined => {
+    if (v === null || typeof v !== "object") return undefined;
+    const issuer = v.issuer;
+    const code = v.code;
+    return isString(issuer) && isString(code) ? { issuer, code } : undefined;
+  };
+  /** Checks that args[i] is an asset key and puts its plain copy in its place. */
+  const takeAssetKey = (args: unknown[], i: number): boolean => {
+    const key = assetKey(args[i]);
+    if (key) args[i] = key;
+    return key !== undefined;
+  };
   /** contractQuery / delegateQuery never throw: `{result}` or `{error: true}`. */
   const query = (name: string) =>
     function (address: unknown, input: unknown) {
@@ -69,7 +84,7 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
     getBlockHash: read("getBlockHash", (a) => typeof a[0] === "number" && Number.isInteger(a[0]) && a[0] >= 0 && a[0] < 1024),
     getAccountMetadata: read("getAccountMetadata", (a) => isString(a[0]) && isString(a[1])),
     getBalance: read("getBalance", (a) => isString(a[0])),
-    getAccountAsset: read("getAccountAsset", (a) => isString(a[0]) && assetKey(a[1])),
+    getAccountAsset: read("getAccountAsset", (a) => isString(a[0]) && takeAssetKey(a, 1)),
     getAccountPrivilege: read("getAccountPrivilege", (a) => isString(a[0])),
     getContractProperty: read("getContractProperty", (a) => isString(a[0])),
     contractQuery: query("contractQuery"),
@@ -134,7 +149,7 @@ export function installChain(global: any, bridge: ChainBridge, env: any, readOnl
       contractCall: write("contractCall", (a) => {
         needCount("contractCall", a, 4, 4);
         needStrings("contractCall", a, 0, 1);
-        if (a[1] !== true && !assetKey(a[1])) fail("contractCall", "parameter 1 should be true (coin) or an asset key {issuer, code}");
+        if (a[1] !== true && !takeAssetKey(a, 1)) fail("contractCall", "parameter 1 should be true (coin) or an asset key {issuer, code}");
         needAmount("contractCall", a, 2, 0);
         needStrings("contractCall", a, 3, 4);
       }),

@@ -22,6 +22,8 @@ export interface GuardLimits {
   maxStringLength: number;
   /** Units of size-proportional work (code units, elements, bytes) per step. */
   unit: number;
+  /** Units of work per code unit of a text holding a lone surrogate that V8 escapes as JSON (js-runtime.ts). */
+  loneSurrogateUnits: number;
 }
 
 /** What the installers share: natives captured before any contract ran, and the charging helpers. */
@@ -218,6 +220,8 @@ export interface GuardKit {
   closing: { iterator?: (iterator: object) => unknown };
   /** Set by the installers for bootstrap.ts: */
   makeRegExp?: (source: string, flags: string) => RegExp;
+  /** JSON.stringify of a string: lone surrogates charged before V8 escapes them, a result past the string cap fatal. */
+  quoteJson?: (text: string) => string;
   engineLimit?: (error: unknown) => string | undefined;
   /** Whether a contract made `error` with an error constructor (its message is the contract's own). */
   madeByContract?: (error: object) => boolean;

@@ -18,7 +18,6 @@ export function installTextGuards(kit: GuardKit): void {
   const regExpExec = RegExp.prototype.exec;
   const nativeStringify = JSON.stringify;
   const isWellFormed = String.prototype.isWellFormed;
-  const LONE_SURROGATE_UNITS = 32;
   const nativeParse = JSON.parse;
   const nativeReflectSet = Reflect.set;
   const arrayPrototype = Array.prototype;
@@ -56,6 +55,18 @@ export function installTextGuards(kit: GuardKit): void {
   const receiverText = (receiver: unknown, name: string): string => {
     if (receiver === null || receiver === undefined) throw new TypeError(`String.prototype.${name} called on null or undefined`);
     return typeof receiver === "string" ? receiver : toText(receiver);
+  };
+  /**
+   * V8 escapes a lone surrogate on a slow path, about 45 ns a code unit (every other text under 8 ns, charged
+   * by the output's length where it is used): 100,000 of them made a budget of JSON.stringify take 0.33 s
+   * (eighteenth review), and 4 Mi of them as the arguments of a Chain built-in 0.7 s and V8's heap (twenty-third).
+   * A text escaped to more than the string cap (six code units for one) is fatal as soon as it exists.
+   */
+  const quoteJson = (text: string): string => {
+    if (!(apply(isWellFormed, text, []) as boolean)) work(limits.loneSurrogateUnits * text.length);
+    const json = nativeStringify(text) as string;
+    if (json.length > limits.maxStringLength) meter.fatal(MEMORY_LIMIT);
+    return json;
   };
   const isRecordedRegExp = (value: unknown) => value !== null && typeof value === "object" && apply(weakHas, patternStates, [value]);
 
@@ -886,6 +897,7 @@ export function installTextGuards(kit: GuardKit): void {
     },
   }).compile);
   kit.makeRegExp = (source: string, flags: string) => makeRegExp(source, flags);
+  kit.quoteJson = quoteJson;
 
   // ---- JSON -------------------------------------------------------------------------------------------
   const JSONObject = global.JSON;
@@ -1005,12 +1017,7 @@ export function installTextGuards(kit: GuardKit): void {
         meter.alloc(2 * text.length);
         return text;
       };
-      // V8 escapes a lone surrogate on a slow path, about 45 ns a code unit (every other text under 8 ns,
-      // charged by the output's length): 100,000 of them made a budget take 0.33 s (eighteenth review).
-      const quote = (text: string): string => {
-        if (!(apply(isWellFormed, text, []) as boolean)) work(LONE_SURROGATE_UNITS * text.length);
-        return emit(nativeStringify(text) as string);
-      };
+      const quote = (text: string): string => emit(quoteJson(text));
       /** A container's own text: brackets, commas, and with a gap a line break and indentation per part. */
       const contained = (count: number, inner: string, indent: string) => {
         const own = 2 + count + (gap === "" || count === 0 ? 0 : count * (inner.length + 1) + indent.length + 1);
