@@ -1,4 +1,5 @@
 // Contracts in a child process: a dead worker costs the runs it had (155), never the validator.
+import { getPriority } from "node:os";
 import { expect } from "chai";
 import { BuiltinError, ContractFailure, ContractWorkerRuntime, GuardTripped, DEFAULT_CONTRACT_LIMITS, type ContractHost, type ExecutionRequest } from "../src/index.js";
 
@@ -206,6 +207,16 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     const deadline = Date.now() + 5_000;
     while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(alive(pid)).to.equal(false);
+  });
+
+  it("runs its worker at the nice value asked (a worker of queries yields the CPU to the one of ledgers)", async () => {
+    const polite = new ContractWorkerRuntime(DEFAULT_CONTRACT_LIMITS, { niceness: 10 });
+    try {
+      await polite.execute(request(`function main() { return "x"; }`, host));
+      expect([getPriority(polite.pid!), getPriority(runtime.pid!)]).to.deep.equal([10, getPriority()]);
+    } finally {
+      polite.dispose();
+    }
   });
 
   it("refuses to run contracts when its isolates would get less than 16 MiB of real stack", async () => {

@@ -1,5 +1,6 @@
 import type { NodeConfig } from "./config.js";
 import type { SignatureChecker } from "./execution/authorization.js";
+import type { QueryQueue } from "./execution/contracts/query-queue.js";
 import type { ContractSupport } from "./execution/executor.js";
 import type { WebServerStats } from "./http/app.js";
 import type { ConsensusService } from "./consensus/consensus-service.js";
@@ -16,8 +17,8 @@ export interface NodeContext {
   ledgers: LedgerManager;
   /** The runtime of ledgers. */
   contracts: ContractSupport;
-  /** The runtime of callContract and testTransaction, apart from the ledgers'. */
-  queries: ContractSupport;
+  /** The runtime of callContract and testTransaction, apart from the ledgers', and the queue they wait in. */
+  queries: ContractSupport & { queue: QueryQueue };
   txs: TxService;
   signatures: SignatureChecker;
   network: PeerNetwork;

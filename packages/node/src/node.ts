@@ -6,6 +6,7 @@ import { ContractWorkerRuntime, DEFAULT_CONTRACT_LIMITS } from "@chainsim/contra
 import { parseHostPort, parseNodeConfig, type NodeConfig } from "./config.js";
 import type { NodeContext } from "./context.js";
 import { SignatureChecker } from "./execution/authorization.js";
+import { QueryQueue } from "./execution/contracts/query-queue.js";
 import { EventServer } from "./events/event-server.js";
 import { createApp } from "./http/app.js";
 import { mountFaultRoutes } from "./http/routes/faults.js";
@@ -20,6 +21,12 @@ import { unsafeQuorumFromEnv, UNSAFE_QUORUM_ENV, withFaultPlane } from "./faults
 import { Libp2pPeerNetwork } from "./p2p/index.js";
 import { TxService } from "./pool/tx-service.js";
 import { Databases } from "./storage/databases.js";
+
+/** Queries run at once, and queries that may wait (more are refused with 114): docs/contracts.md §13, "Queries". */
+const QUERY_CONCURRENCY = 1;
+const QUERY_MAX_WAITING = 64;
+/** The query worker's nice value: ledger executions, whose clock guard decides view changes, come first. */
+const QUERY_NICENESS = 10;
 
 export interface RunningNode {
   readonly config: NodeConfig;
@@ -48,9 +55,14 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const signatures = new SignatureChecker(new Ed25519Verifier());
     const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config.contracts.steps, builtinSteps: config.contracts.builtin_steps, lint: config.contracts.lint };
     // Contracts run in worker processes that may die without taking the validator along; callContract gets a
-    // worker of its own: a query must never wait in, or damage, the one that executes ledgers.
+    // worker of its own: a query must never wait in, or damage, the one that executes ledgers. Its worker runs
+    // at a lower CPU priority and takes QUERY_CONCURRENCY queries at a time (docs/contracts.md §13, "Queries").
     const contracts = { runtime: new ContractWorkerRuntime(limits, { log }), limits, trace: log };
-    const queries = { runtime: new ContractWorkerRuntime(limits, { log }), limits };
+    const queries = {
+      runtime: new ContractWorkerRuntime(limits, { log, niceness: QUERY_NICENESS }),
+      limits,
+      queue: new QueryQueue(QUERY_CONCURRENCY, QUERY_MAX_WAITING),
+    };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
     const events = new EventServer({ ledgers, txs, validatorAddress, chainId: config.genesis.chain_id, log });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { ContractFailure, ENGINE_MEMORY_LIMIT, GuardTripped, TIME_EXPIRED } from "../failure.js";
 import { BuiltinError } from "../host.js";
@@ -13,6 +14,8 @@ export interface WorkerOptions {
   stackKiB?: number;
   /** Where a worker's death is reported. */
   log?: (line: string) => void;
+  /** The worker's nice value (0 to 19): a worker of queries yields the CPU to the one of ledgers. */
+  niceness?: number;
 }
 
 /** The real stack an isolate needs so that the stack model (512 KiB) always trips far earlier (docs/contracts.md §13). */
@@ -117,6 +120,7 @@ export class ContractWorkerRuntime implements ContractRuntime {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       serialization: "advanced",
     });
+    if (this.options.niceness && process_.pid !== undefined) setPriority(process_.pid, this.options.niceness);
     let started = false;
     let ready!: () => void;
     let failed!: (error: Error) => void;

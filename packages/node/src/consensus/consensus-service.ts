@@ -266,7 +266,7 @@ export class ConsensusService {
         : await ledgers.close(decidedProposal(commit.value, tip), "decided", decision);
     this.afterLedger();
     this.parts.log(`closed ledger ${ledger.header.seq} (view ${commit.view}) with ${ledger.included.length} transactions`);
-    this.watchCensorship(commit.view, ledger.included.length);
+    this.watchCensorship(commit.view, ledger.full ? Infinity : ledger.included.length);
     this.handle(this.replica.executed(commit.seq, toHex(ledger.header.hash!), this.now()));
   }
 
@@ -314,7 +314,8 @@ export class ConsensusService {
     const previousProof = tip.seq! > 1n ? codecs.PbftCommitProof.encode((await ledgers.ledgers.decision(tip.seq!))?.proof ?? {}) : undefined;
     const started = performance.now();
     const executed = await ledgers.execute({ closeTime, proposer: this.parts.self, txs: candidates, previousProof }, "propose");
-    this.proposalSize.record(candidates.length, performance.now() - started);
+    this.proposalSize.record(executed.included.length + executed.refused.length, performance.now() - started);
+    if (executed.full) this.backlog = true;
     txs.dropRefused(executed.refused);
     if (executed.included.length === 0 && !emptyDue) {
       this.nextReadyCheck = this.now() + consensus.close_interval_ms;
@@ -330,7 +331,10 @@ export class ConsensusService {
     this.handle(this.replica.synced(Number(ledger.header.seq), toHex(ledger.header.hash!), this.now()));
   }
 
-  /** After a decided ledger: whether its primary left out a transaction it had room for, once too often. */
+  /**
+   * After a decided ledger: whether its primary left out a transaction it had room for, once too often. A
+   * ledger that spent its contract steps had no room, whatever its count (`included` Infinity).
+   */
   private watchCensorship(view: number, included: number): void {
     void this.parts.txs.overdue(this.censorshipPatienceMs).then((overdue) => {
       if (this.stopped) return;

@@ -41,6 +41,8 @@ export interface ExecutedLedger {
   included: SignedTransaction[];
   /** Only in "propose" mode: transactions left out, with the reason; `guardTripped` when a guard ended a contract run. */
   refused: { tx: SignedTransaction; error: ChainError; guardTripped?: boolean }[];
+  /** The ledger spent its contract steps (LEDGER_STEP_BUDGETS): a proposal stopped here, however many transactions wait. */
+  full: boolean;
   /** Signed transactions on chain after this ledger. */
   txCount: bigint;
   /** Applies the ledger's account-tree updates; call once the ledger is stored. */
@@ -67,6 +69,15 @@ export type ExecutionMode = "propose" | "verify" | "decided";
 
 /** The clock guard's multiple for a decided value. */
 const DECIDED_TIME_FACTOR = 10;
+
+/**
+ * Contract steps one ledger may spend, in transactions' budgets (docs/contracts.md §13, "Steps per ledger"):
+ * the primary stops adding transactions once its ledger has spent this many, and a backup refuses a value
+ * that goes on past them. Every backup runs every transaction of a value before it votes: fifty full-budget
+ * transactions (the least a proposal holds) were 5 s of execution on each validator against a 2 s view
+ * timeout, and the network changed view for 50 s (twenty-third review of 2026-11-26).
+ */
+export const LEDGER_STEP_BUDGETS = 4;
 
 /** A transaction whose contract run ended on a guard: its outcome depends on this machine, so it is no result. */
 export class GuardTrippedTransaction extends Error {
@@ -108,7 +119,15 @@ export class Executor {
     const records: RawTransactionEnvStore[] = [];
     const included: SignedTransaction[] = [];
     const refused: ExecutedLedger["refused"] = [];
+    const ledgerSteps = LEDGER_STEP_BUDGETS * this.contracts.limits.steps;
+    let steps = 0;
     for (const tx of proposal.txs) {
+      // Steps are the same on every validator: a correct primary stopped here, and the rest waits in the pools.
+      // A decided value is applied whole (a quorum checked it).
+      if (steps >= ledgerSteps && mode !== "decided") {
+        if (mode === "propose") break;
+        throw new ChainError(ErrorCode.INVALID_PARAMETER, `the value goes on past ${ledgerSteps} contract steps (${steps} spent before transaction ${tx.hashHex})`);
+      }
       try {
         checkStatic(tx, this.params, seq, this.signatures);
         await checkState(tx, state, this.params, this.signatures, "next");
@@ -119,12 +138,15 @@ export class Executor {
       }
       state.checkpoint();
       try {
-        records.push(...(await this.apply(state, tx, seq, proposal.closeTime, proposal.proposer, mode === "decided" ? DECIDED_TIME_FACTOR : 1)));
+        const applied = await this.apply(state, tx, seq, proposal.closeTime, proposal.proposer, mode === "decided" ? DECIDED_TIME_FACTOR : 1);
+        records.push(...applied.records);
+        steps += applied.steps;
         state.commit();
       } catch (error) {
         state.rollback();
         if (mode !== "propose" || !(error instanceof GuardTrippedTransaction)) throw error;
         refused.push({ tx, error: error.error, guardTripped: true });
+        steps += this.contracts.limits.steps;
         continue;
       }
       included.push(tx);
@@ -139,13 +161,13 @@ export class Executor {
     };
     const txCount = tip.txCount + BigInt(included.length);
     const { header, changes, commitTree } = await this.seal(state, { seq, previous: tip.header, value, txCount });
-    return { header, value, records, changes, included, refused, txCount, commitTree };
+    return { header, value, records, changes, included, refused, full: steps >= ledgerSteps, txCount, commitTree };
   }
 
   /**
    * Ledger 1: the genesis accounts, no transactions. `accounts` are written as given.
    */
-  async genesis(state: StateView, closeTime: bigint): Promise<Omit<ExecutedLedger, "refused" | "included">> {
+  async genesis(state: StateView, closeTime: bigint): Promise<Omit<ExecutedLedger, "refused" | "included" | "full">> {
     const value: ConsensusValue = { ledger_seq: 1n, close_time: closeTime };
     const { header, changes, commitTree } = await this.seal(state, { seq: 1n, value, txCount: 0n });
     return { header, value, records: [], changes, txCount: 0n, commitTree };
@@ -156,9 +178,9 @@ export class Executor {
    * charge the fee: its gas is the transaction's size plus what its contracts' transactions added. On
    * success the fee is paid from the resulting state (100 if it cannot be, which fails the transaction);
    * on failure everything is rolled back first. Returns its record, then those of its contract-made
-   * transactions.
+   * transactions, and the contract steps it spent.
    */
-  private async apply(state: StateView, tx: SignedTransaction, seq: bigint, closeTime: bigint, proposer: string, timeFactor: number): Promise<RawTransactionEnvStore[]> {
+  private async apply(state: StateView, tx: SignedTransaction, seq: bigint, closeTime: bigint, proposer: string, timeFactor: number): Promise<{ records: RawTransactionEnvStore[]; steps: number }> {
     const t = tx.transaction;
     const sourceAddress = t.source_address!;
     const source = (await state.account(sourceAddress))!;
@@ -205,7 +227,7 @@ export class Executor {
       actual_fee: run.fee(),
       contract_tx_hashes: contractTxs.map((r) => r.hash!),
     };
-    return [record, ...contractTxs];
+    return { records: [record, ...contractTxs], steps: run.meter.used };
   }
 
   /** Finishes a ledger: metadata hashes, the account tree root, the header and its hash. */

@@ -1,0 +1,47 @@
+// A ledger spends at most LEDGER_STEP_BUDGETS transactions' budgets of contract steps (docs/contracts.md §13,
+// "Steps per ledger"): every backup runs a value before it votes, so a value of fifty full-budget runs took
+// longer than the view timeout and the network changed view for 50 s (twenty-third review of 2026-11-26).
+import { expect } from "chai";
+import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protocol";
+import { LEDGER_STEP_BUDGETS } from "../src/execution/executor.js";
+import { TestChain, chainPerTest, makeKey, recordCode } from "./helpers/chain.js";
+import { CONTRACT_FEE, callOp, deployContract } from "./helpers/contracts.js";
+
+describe("contract steps per ledger", function () {
+  this.timeout(30_000);
+  let chain: TestChain;
+  const newChain = chainPerTest((c) => (chain = c));
+  const users = Array.from({ length: LEDGER_STEP_BUDGETS + 2 }, (_, i) => makeKey(`steps-user-${i}`));
+  let spenders: SignedTransaction[];
+  let transfer: SignedTransaction;
+
+  beforeEach(async () => {
+    chain = await newChain({ contractLimits: { steps: 2_000 } });
+    for (const user of users) await chain.fund(user, 10_000_000_000n);
+    // Every call spends its whole budget and is recorded with 155.
+    const contract = await deployContract(chain, users[0]!, `function main(input) { for (;;) {} }`);
+    spenders = await Promise.all(users.map(async (user) => chain.tx(user, [callOp(contract, "")], { fee_limit: CONTRACT_FEE })));
+    transfer = await chain.tx(chain.genesis, [{ type: 7, pay_coin: { dest_address: users[0]!.address, amount: 1n } }]);
+  });
+
+  const next = () => ({ closeTime: (chain.ledgers.lastHeader.close_time ?? 0n) + 1_000_000n, proposer: chain.validator.address });
+
+  it("a proposer stops once its ledger has spent them, leaving the rest in the pool, not refused", async () => {
+    const ledger = await chain.ledgers.close({ ...next(), txs: [...spenders, transfer] }, "propose");
+    expect(ledger.included.map((tx) => tx.hashHex)).to.deep.equal(spenders.slice(0, LEDGER_STEP_BUDGETS).map((tx) => tx.hashHex));
+    expect(ledger.refused).to.deep.equal([]);
+    expect(ledger.full).to.equal(true);
+    expect(recordCode(await chain.record(spenders[0]!))).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED);
+    // What steps leave room for still goes in whole: transfers spend none.
+    const light = await chain.ledgers.close({ ...next(), txs: [transfer, spenders[LEDGER_STEP_BUDGETS]!] }, "propose");
+    expect([light.included.length, light.full]).to.deep.equal([2, false]);
+  });
+
+  it("a backup refuses a value that goes on past them; a decided value is applied whole", async () => {
+    const error = await chain.ledgers.execute({ ...next(), txs: spenders }, "verify").catch((e: Error) => e);
+    expect(error).to.be.instanceOf(ChainError);
+    expect((error as ChainError).message).to.include(`past ${LEDGER_STEP_BUDGETS * 2_000} contract steps`);
+    const decided = await chain.ledgers.close({ ...next(), txs: spenders }, "decided");
+    expect(decided.included).to.have.length(spenders.length);
+  });
+});

@@ -1,0 +1,45 @@
+// callContract and testTransaction wait their turn (docs/contracts.md §13, "Queries"): fifty full-budget
+// queries at once starved each other past the clock guard (twenty-third review of 2026-11-26).
+import { expect } from "chai";
+import { ChainError, ErrorCode } from "@chainsim/protocol";
+import { QueryQueue } from "../src/execution/contracts/query-queue.js";
+
+describe("the query queue", () => {
+  /** A query that runs until `finish` is called; `started` tells whether it began. */
+  function held() {
+    let finish!: (value: string) => void;
+    const query = { started: false, finish: (value: string) => finish(value) };
+    const run = () => {
+      query.started = true;
+      return new Promise<string>((resolve) => (finish = resolve));
+    };
+    return { query, run };
+  }
+
+  it("runs `concurrency` queries at once and the rest in arrival order, refusing with 114 past `maxWaiting`", async () => {
+    const queue = new QueryQueue(2, 2);
+    const [a, b, c, d] = [held(), held(), held(), held()];
+    const answers = [a, b, c, d].map((h) => queue.run(h.run));
+    const refused = await queue.run(async () => "never").catch((e: ChainError) => e);
+    expect(refused).to.be.instanceOf(ChainError);
+    expect((refused as ChainError).code).to.equal(ErrorCode.TX_POOL_FULL);
+    expect([a, b, c, d].map((h) => h.query.started)).to.deep.equal([true, true, false, false]);
+    b.query.finish("b");
+    await answers[1];
+    expect([c.query.started, d.query.started]).to.deep.equal([true, false]);
+    a.query.finish("a");
+    await answers[0];
+    c.query.finish("c");
+    d.query.finish("d");
+    expect(await Promise.all(answers)).to.deep.equal(["a", "b", "c", "d"]);
+  });
+
+  it("frees the slot of a query that fails", async () => {
+    const queue = new QueryQueue(1, 1);
+    const failing = queue.run(async () => Promise.reject(new Error("boom")));
+    const after = queue.run(async () => "ran");
+    expect(await failing.catch((e: Error) => e.message)).to.equal("boom");
+    expect(await after).to.equal("ran");
+    expect(await queue.run(async () => "free")).to.equal("free");
+  });
+});
