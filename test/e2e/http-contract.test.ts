@@ -77,6 +77,16 @@ describe("e2e: HTTP contract of a validator", function () {
     const badJson = await raw("/submitTransaction", { method: "POST", body: "{not json" });
     expect(badJson).to.deep.include({ status: 200 });
     expect(badJson.body.error_code).to.equal(ErrorCode.INVALID_PARAMETER);
+    // A body that is JSON but not an object (twenty-third review of 2026-11-26: `null` answered 1, an internal error).
+    for (const path of ["/callContract", "/submitTransaction", "/testTransaction", "/getTransactionBlob"]) {
+      for (const body of ["null", "[1]", "5", '"text"']) {
+        expect((await raw(path, { method: "POST", body })).body, `${path} ${body}`).to.deep.include({ error_code: ErrorCode.INVALID_PARAMETER, error_desc: "the request body should be a JSON object" });
+      }
+    }
+    for (const [field, value] of [["contract_address", { toString: 1 }], ["contract_address", ["did:bid:x"]], ["input", 5], ["code", true], ["source_address", null]] as const) {
+      const answer = await raw("/callContract", { method: "POST", body: JSON.stringify({ code: "function query() {}", [field]: value }) });
+      expect(answer.body, field).to.deep.include({ error_code: ErrorCode.INVALID_PARAMETER, error_desc: `${field} should be a string` });
+    }
     const noItems = await raw("/submitTransaction", { method: "POST", body: "{}" });
     expect(noItems.body.error_code).to.equal(ErrorCode.INVALID_PARAMETER);
     const unknown = await raw("/nope");

@@ -55,6 +55,10 @@ export function createApp(mount: (app: express.Express) => void, stats: WebServe
       } catch (error) {
         throw new ChainError(ErrorCode.INVALID_PARAMETER, `the request body is not valid JSON: ${(error as Error).message}`);
       }
+      // Every route reads fields of an object: `null`, an array or a number would fail as an internal error.
+      if (req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
+        throw new ChainError(ErrorCode.INVALID_PARAMETER, "the request body should be a JSON object");
+      }
     }
     next();
   });

@@ -152,6 +152,9 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
 
   app.post("/callContract", async (req, res) => {
     const body = req.body as Body;
+    for (const field of ["contract_address", "code", "input", "source_address"]) {
+      if (body[field] !== undefined && typeof body[field] !== "string") throw new ChainError(ErrorCode.INVALID_PARAMETER, `${field} should be a string`);
+    }
     const address = body.contract_address === undefined || body.contract_address === "" ? undefined : String(body.contract_address);
     const code = typeof body.code === "string" && body.code !== "" ? body.code : undefined;
     if (address !== undefined) {
