@@ -26,8 +26,8 @@ const HEAVY = {
   "map of 100,000 elements": `const a = Array(100000).fill(7); for (;;) a.map(Number);`,
   "writes to computed keys": `const a = []; const o = {}; for (let i = 0; ; i++) { a[i & 1023] = i; o["k" + (i & 63)] = i; a.length = i & 1023; }`,
   // What the review of the length fixes found (2026-11-25): walks on V8's generic path, copies key by key.
-  "walks over a 250-deep prototype chain": `const p = Array(250).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 4096; for (;;) Array.prototype.includes.call(o, 7);`,
-  "a holey array iterated over a deep chain": `const b = Object.create(Array.prototype); b[0] = 1; const p = Array(250).fill(0).reduce(Object.create, b); const a = new Array(1e5); Object.setPrototypeOf(a, p); for (;;) new Set(a);`,
+  "walks over a 30-deep prototype chain": `const p = Array(30).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 4096; for (;;) Array.prototype.includes.call(o, 7);`,
+  "a holey array iterated over a deep chain": `const b = Object.create(Array.prototype); b[0] = 1; const p = Array(28).fill(0).reduce(Object.create, b); const a = new Array(1e5); Object.setPrototypeOf(a, p); for (;;) new Set(a);`,
   "walks of a getter-length array-like": `const o = { get length() { return 4096; } }; for (;;) Array.prototype.includes.call(o, 1);`,
   "holey walks with an element on Array.prototype": `Array.prototype[3] = 1; const a = new Array(1e6); for (;;) a.includes(7);`,
   "Object.assign of a 400,000-character string": `const s = "x".repeat(4e5); for (;;) Object.assign([], s);`,
@@ -41,10 +41,13 @@ const HEAVY = {
   "Object.keys as a callback": `const d = new Array(100000).fill({}); for (;;) d.forEach(Object.keys);`,
   "joins of 100,000 one-character strings": `const a = new Array(100000).fill("a"); for (;;) a.join("");`,
   "a replacement template of 900 characters": `const s = "a".repeat(64); const t = "x".repeat(900) + "$&"; for (;;) s.replace(/a/g, t);`,
-  // Prototype chains end at 256 (2026-11-26): lookups V8's caches miss walk the whole chain.
-  "string conversion of a 250-deep chain built by new": `function F() {} let deep = {}; for (let i = 0; i < 250; i++) { F.prototype = deep; deep = new F(); } for (;;) "" + deep;`,
-  "string conversion of an instance of a 250-deep class chain": `let C = class {}; for (let i = 0; i < 250; i++) C = class extends C {}; const o = new C(); for (;;) "" + o;`,
-  "a missing key among many on a 250-deep class chain": `let C = class {}; for (let i = 0; i < 250; i++) C = class extends C {}; const o = new C(); let n = 0; for (let i = 0; ; i++) if (o["k" + (i & 1023)]) n++;`,
+  // Prototype chains end at 32 (256 until the twenty-third review of 2026-11-26): lookups V8's caches miss walk the whole chain.
+  "string conversion of a 30-deep chain built by new": `function F() {} let deep = {}; for (let i = 0; i < 30; i++) { F.prototype = deep; deep = new F(); } for (;;) "" + deep;`,
+  "string conversion of an instance of a 30-deep class chain": `let C = class {}; for (let i = 0; i < 30; i++) C = class extends C {}; const o = new C(); for (;;) "" + o;`,
+  "a missing key among many on a 30-deep class chain": `let C = class {}; for (let i = 0; i < 30; i++) C = class extends C {}; const o = new C(); let n = 0; for (let i = 0; ; i++) if (o["k" + (i & 1023)]) n++;`,
+  // The twenty-third review (2026-11-26): element keys that miss, down prototypes with dictionary elements.
+  "element reads missing down 30 prototypes with dictionary elements": `let o = {}; for (let i = 0; i < 29; i++) { o = Object.create(o); Object.defineProperty(o, 5e6, { value: 1 }); } for (;;) { ${"o[0],".repeat(300)}0; }`,
+  "in down 30 prototypes with dictionary elements": `let o = {}; for (let i = 0; i < 29; i++) { o = Object.create(o); Object.defineProperty(o, 5e6, { value: 1 }); } for (;;) { ${"0 in o,".repeat(100)}0; }`,
   // The fifth review (2026-11-26): a pattern's states, keys hashed by length, numbers read from long strings.
   "a regular expression of about 180 states": `const s = "abcdefghi".repeat(500); const r = new RegExp("\\\\S{1,16}x"); for (;;) r.test(s);`,
   "Map lookups of keys longer than 16,383": `const L = 16400; const B = "x".repeat(L) + "y".repeat(40); const m = new Map(); for (let i = 0; i < 40; i++) m.set(B.slice(i, i + L), i); const k = "x".repeat(L - 1) + "z"; for (;;) m.get(k);`,
@@ -87,14 +90,14 @@ const HEAVY = {
   "JSON.parse of 100,000 values with a built-in reviver": `const t = "[" + "1,".repeat(99999) + "1]"; for (;;) JSON.parse(t, Object.is);`,
   "split of 300,000 characters by a regular expression": `const s = "a,b".repeat(100000); for (;;) s.split(/,/);`,
   // The sixteenth review (2026-11-26): views as a prototype chain, a pattern scanning to the end per match.
-  "reads on top of 126 of chainsim's views as prototypes": `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = {}; Object.setPrototypeOf(t, p); for (;;) { ${"t.z; ".repeat(40)} }`,
+  "reads on top of 15 of chainsim's views as prototypes": `let p = Object.prototype; for (let i = 0; i < 15; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = {}; Object.setPrototypeOf(t, p); for (;;) { ${"t.z; ".repeat(40)} }`,
   "global replace with a pattern scanning to the end per match": `const t = "x".repeat(3000); const re = /[^]*y|x/g; for (;;) t.replace(re, "");`,
   "a frozen property redefined with an equal 2 Mi string": `const a = "a".repeat(2e6); const b = ("a".repeat(2e6) + "\u0100").slice(0, 2e6); const o = {}; Object.defineProperty(o, "x", { value: a }); for (;;) Reflect.defineProperty(o, "x", { value: b });`,
   // The seventeenth review (2026-11-26): walks of the whole stack, a long Symbol.toStringTag, writes down views.
   "a sloppy function's caller read on 2,800 frames": `let n = 0; function nope() {} function g() { for (;;) { nope.caller; nope.caller; nope.caller; nope.caller; } } function r() { if (++n < 2800) return r(); return g(); } r();`,
   "errors made with a new.target not on 2,800 frames": `let n = 0; function nope() {} function g() { for (;;) Reflect.construct(Error, [], nope); } function r() { if (++n < 2800) return r(); return g(); } r();`,
   "Object.prototype.toString of a 64 Ki-unit Symbol.toStringTag, read": `const o = { [Symbol.toStringTag]: "a".repeat(65536) }; const ts = Object.prototype.toString; for (;;) ts.call(o).charCodeAt(0);`,
-  "writes missing down 126 of chainsim's views as prototypes": `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = { get length() { return 1; }, 0: 0 }; Object.setPrototypeOf(a, p); let cap; Array.prototype.find.call(a, (v, k, x) => { cap = x; }); p = cap; } for (;;) { const u = Object.create(p); u.a = 1; u.b = 1; u.c = 1; u.d = 1; }`,
+  "writes missing down 15 of chainsim's views as prototypes": `let p = Object.prototype; for (let i = 0; i < 15; i++) { const a = { get length() { return 1; }, 0: 0 }; Object.setPrototypeOf(a, p); let cap; Array.prototype.find.call(a, (v, k, x) => { cap = x; }); p = cap; } for (;;) { const u = Object.create(p); u.a = 1; u.b = 1; u.c = 1; u.d = 1; }`,
   "a non-global regular expression over 100,000 characters": `const t = "x".repeat(100000); const re = /[^]*y/; re.lastIndex = t.length - 1; for (;;) re.test(t);`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };

@@ -169,14 +169,14 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["the same through push on an array-like", `const push = [].push; const keep = []; for (let i = 0; i < 6000; i++) { const o = { length: 1023 }; push.call(o, 0); o.length = 2574; push.call(o, 0); o.length = 4900; push.call(o, 0); keep.push(o); } return "kept"`, "Step exceeding limit"],
       ["Error.prototype.toString doubling a long name", `let s = "x".repeat(1 << 21); const e = new Error(); for (let i = 0; i < 7; i++) { e.name = s; e.message = s; s = e.toString(); } return String(s.length)`, "Memory exceeding limit"],
       ["an error's stack joining a long name and message", `const s = "x".repeat(1 << 21); const e = new Error(); e.name = s; e.message = s + "y"; return String(e.stack.length)`, "Memory exceeding limit"],
-      ["a walk of an array-like over a deep prototype chain", `const p = Array(250).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 2e6; Array.prototype.includes.call(o, 7); return "walked"`, "Step exceeding limit"],
-      ["a Set of a holey array over a deep prototype chain", `const b = Object.create(Array.prototype); b[0] = 1; const p = Array(250).fill(0).reduce(Object.create, b); const a = new Array(1e5); Object.setPrototypeOf(a, p); for (let i = 0; i < 30; i++) new Set(a); return "built"`, "Step exceeding limit"],
+      ["a walk of an array-like over a deep prototype chain", `const p = Array(30).fill(0).reduce(Object.create, { 0: 1 }); const o = Object.create(p); o.length = 2e6; Array.prototype.includes.call(o, 7); return "walked"`, "Step exceeding limit"],
+      ["a Set of a holey array over a deep prototype chain", `const b = Object.create(Array.prototype); b[0] = 1; const p = Array(28).fill(0).reduce(Object.create, b); const a = new Array(1e5); Object.setPrototypeOf(a, p); for (let i = 0; i < 30; i++) new Set(a); return "built"`, "Step exceeding limit"],
       ["walks of an array-like whose length is a getter", `const o = { get length() { return 4096; } }; const includes = Array.prototype.includes; for (let i = 0; i < 3000; i++) includes.call(o, 1); return "walked"`, "Step exceeding limit"],
       ["Object.assign of a long string onto arrays", `const s = "x".repeat(4e5); for (let i = 0; i < 4; i++) Object.assign([], s); return "assigned"`, "Step exceeding limit"],
       // Found by the second review of 2026-11-26: each reached V8's heap or the clock before a model.
-      ["for-in over a 250-deep prototype chain", `const o = Array(250).fill(0).reduce(Object.create, {}); let n = 0; for (;;) { for (const k in o) n++; }`, "Step exceeding limit"],
+      ["for-in over a 30-deep prototype chain", `const o = Array(30).fill(0).reduce(Object.create, {}); let n = 0; for (;;) { for (const k in o) n++; }`, "Step exceeding limit"],
       ["walks after Array.prototype is given 100,000 elements", `Array.prototype.length = 100000; Array.prototype.fill(0); const a = new Array(256).fill(1); for (;;) a.includes(7);`, "Step exceeding limit"],
-      ["a built-in called on a 250-deep chain as a callback", `const o = Array(250).fill(0).reduce(Object.create, {}); const inc = Array.prototype.includes; const d = new Array(1e5).fill(0); for (;;) d.forEach(inc, o);`, "Step exceeding limit"],
+      ["a built-in called on a 30-deep chain as a callback", `const o = Array(30).fill(0).reduce(Object.create, {}); const inc = Array.prototype.includes; const d = new Array(1e5).fill(0); for (;;) d.forEach(inc, o);`, "Step exceeding limit"],
       ["object spread of a sparse object, kept", `const o = {}; o[1023] = 0; o[2574] = 0; const keep = []; for (;;) keep.push({ ...o });`, "Step exceeding limit"],
       ["Object.fromEntries of iterators as a callback", `const it = [].values(); const d = new Array(100000).fill(it); for (;;) d.forEach(Object.fromEntries);`, "Step exceeding limit"],
       ["joins of 100,000 one-character strings, kept", `const a = new Array(100000).fill("a"); const keep = []; for (;;) keep.push(a.join(""));`, "Step exceeding limit"],
@@ -187,7 +187,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["objects from Object.fromEntries with far indices, kept", `const e = [[1023, 0], [2574, 0]]; const keep = []; for (;;) keep.push(Object.fromEntries(e));`, "Step exceeding limit"],
       ["object literals with far computed indices, kept", `const keep = []; const a = 1023, b = 2574; for (;;) keep.push({ [a]: 0, [b]: 0 });`, "Step exceeding limit"],
       ["a 30,000-deep prototype chain built by Object.create as a callback", `const deep = Array(30000).fill(0).reduce(Object.create, {}); return "built"`, "Prototype chain exceeding limit"],
-      ["descriptors read along a 250-deep chain", `function F() {} let deep = {}; for (let i = 0; i < 250; i++) { F.prototype = deep; deep = new F(); } const o = {}; for (let i = 0; i < 20000; i++) Object.defineProperty(o, "x", deep); return "defined"`, "Step exceeding limit"],
+      ["descriptors read along a 30-deep chain", `function F() {} let deep = {}; for (let i = 0; i < 30; i++) { F.prototype = deep; deep = new F(); } const o = {}; for (let i = 0; i < 20000; i++) Object.defineProperty(o, "x", deep); return "defined"`, "Step exceeding limit"],
       ["instances of a class with far computed index fields, kept", `const a = 1023, b = 2574; class C { [a] = 0; [b] = 0; } const keep = []; for (;;) keep.push(new C());`, "Step exceeding limit"],
       // The third review (2026-11-26): text V8 makes from a contract's values, links through the __proto__ setter.
       ["V8 messages quoting a 4 MB key, kept", `const k = "x".repeat(4000000); const keep = []; for (let i = 0; i < 40; i++) { try { undefined[k]; } catch (e) { keep.push(e.message); } } return String(keep.length)`, "Memory exceeding limit"],
@@ -298,7 +298,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["objects answering 4 Mi digits pushed and spliced into a typed array", `const s = " ".repeat(4194000) + "5"; const o = { valueOf: () => s }; const u = new Uint8Array(4); for (let i = 0; i < 100; i++) { try { Array.prototype.push.call(u, o); } catch (e) {} try { Array.prototype.splice.call(u, 0, 1, o); } catch (e) {} } return "done"`, "Step exceeding limit"],
       // The sixteenth review (2026-11-26): a view of chainsim's as a prototype, patterns that scan to the end of
       // the text for each match, an @@iterator getter answering the built-in once, then a never-ending one.
-      ["chainsim's views used as a 126-deep prototype chain, read on every miss", `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = {}; Object.setPrototypeOf(t, p); for (let i = 0; i < 100; i++) { ${"t.z; ".repeat(40)} } return "done"`, "Step exceeding limit"],
+      ["chainsim's views used as a 15-deep prototype chain, read on every miss", `let p = Object.prototype; for (let i = 0; i < 15; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = {}; Object.setPrototypeOf(t, p); for (;;) { ${"t.z; ".repeat(40)} }`, "Step exceeding limit"],
       ["replace, match and split with a pattern that scans to the end for each match", `const t = "x".repeat(3000); const re = /[^]*y|x/g; for (;;) { t.replace(re, ""); t.match(re); t.split(/[^]*y|x/); }`, "Step exceeding limit"],
       ["an @@iterator getter answering the built-in, then a never-ending iterator", `let n = 0; const V = Array.prototype.values; const evil = function () { return { next: Object.prototype.valueOf }; }; const a = [1]; Object.defineProperty(a, Symbol.iterator, { get() { return n++ % 2 === 0 ? V : evil; } }); for (;;) { new Set(a); Array.from(a); }`, "Step exceeding limit"],
       // A private field of another object updated: V8 read the long numeric string unseen (2.6 ms each time).
@@ -313,7 +313,7 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["Array.prototype.fill of a typed array with an object answering a long numeric string", `const s = " ".repeat(4194000) + "5"; const O = { valueOf() { return s; } }; const u = new Uint8Array(1000); for (;;) Array.prototype.fill.call(u, O);`, "Step exceeding limit"],
       ["writes through chainsim's view of a typed array with a length getter", `const W = new String(" ".repeat(4194000) + "5"); const u = new Uint8Array(8); Object.defineProperty(u, "length", { get() { return 1; } }); let cap; Array.prototype.find.call(u, (v, k, x) => { cap = x; }); for (;;) cap[5] = W;`, "Step exceeding limit"],
       ["definitions through chainsim's view of a typed array with a length getter", `const W = new String(" ".repeat(4194000) + "5"); const u = new Uint8Array(8); Object.defineProperty(u, "length", { get() { return 1; } }); let cap; Array.prototype.find.call(u, (v, k, x) => { cap = x; }); for (;;) Object.defineProperty(cap, 6, { value: W });`, "Step exceeding limit"],
-      ["writes missing down a chain of 126 views as prototypes", `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = { get length() { return 1; }, 0: 0 }; Object.setPrototypeOf(a, p); let cap; Array.prototype.find.call(a, (v, k, x) => { cap = x; }); p = cap; } for (;;) { const u = Object.create(p); ${Array.from({ length: 60 }, (_, i) => `u.k${i} = 1;`).join(" ")} }`, "Step exceeding limit"],
+      ["writes missing down a chain of 15 views as prototypes", `let p = Object.prototype; for (let i = 0; i < 15; i++) { const a = { get length() { return 1; }, 0: 0 }; Object.setPrototypeOf(a, p); let cap; Array.prototype.find.call(a, (v, k, x) => { cap = x; }); p = cap; } for (;;) { const u = Object.create(p); ${Array.from({ length: 60 }, (_, i) => `u.k${i} = 1;`).join(" ")} }`, "Step exceeding limit"],
       ["a sloppy function's caller and arguments read on a stack of 2,800 frames", `let n = 0; function nope() {} const k = "arguments"; function g() { for (;;) { ${"nope.caller; nope[k]; nope?.arguments; ({ caller: n } = nope); Object.getOwnPropertyDescriptors(nope); Reflect.get(nope, k); ".repeat(4)} } } function r() { if (++n < 2800) return r(); return g(); } r();`, "Step exceeding limit"],
       ["a replacement template of 290,000 unclosed $< in two-byte text", `const T = "$<".repeat(290000) + "\\u0100"; for (;;) "x".replace(/(?<a>x)/, T);`, "Step exceeding limit"],
       ["Object.prototype.toString of an object with a 4 Mi-unit Symbol.toStringTag, read each time", `const o = { [Symbol.toStringTag]: "a".repeat(4000000) }; const ts = Object.prototype.toString; for (;;) ts.call(o).charCodeAt(0);`, "Memory exceeding limit"],
@@ -325,8 +325,8 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["functions named after a 4 Mi-unit symbol description, their names read", `const y = Symbol("a".repeat(4000000)); for (;;) { const o = { [y]: function () {} }; o[y].name.charCodeAt(0); const C = class { static [y]() {} }; C[y].name.charCodeAt(0); }`, "Memory exceeding limit"],
       ["Array.prototype.toString falling back to Object.prototype.toString of a 4 Mi-unit tag", `const o = { [Symbol.toStringTag]: "a".repeat(4000000), join: 1 }; const ts = Array.prototype.toString; for (;;) ts.call(o).charCodeAt(0);`, "Memory exceeding limit"],
       ["keys of a proxy of a sloppy function on a stack of 2,800 frames", `let n = 0; function nope() {} const P = new Proxy(nope, {}); function g() { for (;;) { ${"Object.keys(P); ({ ...P }); ".repeat(10)} } } function r() { if (++n < 2800) return r(); return g(); } r();`, "Step exceeding limit"],
-      ["in down a chain of 126 views", `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = Object.create(p); for (;;) { ${"'zz' in t; ".repeat(120)} }`, "Step exceeding limit"],
-      ["instanceof down a chain of 126 views", `let p = Object.prototype; for (let i = 0; i < 126; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = Object.create(p); function F() {} for (;;) { ${"t instanceof F; ".repeat(40)} }`, "Step exceeding limit"],
+      ["in down a chain of 15 views", `let p = Object.prototype; for (let i = 0; i < 15; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = Object.create(p); for (;;) { ${"'zz' in t; ".repeat(120)} }`, "Step exceeding limit"],
+      ["instanceof down a chain of 15 views", `let p = Object.prototype; for (let i = 0; i < 15; i++) { const a = [0]; Object.setPrototypeOf(a, p); a.constructor = {}; let cap; Array.prototype.map.call(a, (v, k, x) => { cap = x; }); p = cap; } const t = Object.create(p); function F() {} for (;;) { ${"t instanceof F; ".repeat(40)} }`, "Step exceeding limit"],
       ["functions bound, their name from a getter answering 4 Mi units, read", `const s = "a".repeat(4000000); function f() {} Object.defineProperty(f, "name", { get() { return s; } }); for (;;) f.bind().name[0];`, "Memory exceeding limit"],
       ["a Symbol object's text, of a 4 Mi-unit description, read", `const w = Object(Symbol("a".repeat(4000000))); for (;;) w.toString()[0];`, "Memory exceeding limit"],
       ["a sloppy function's arguments read while it holds 30,000 of them", `const a = new Array(30000).fill(0); function g() { for (;;) { g.arguments; g.arguments; g.arguments; g.arguments; } } g(...a);`, "Step exceeding limit"],
@@ -339,6 +339,13 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ...[`k += a.map(Error).length;`, `try { new Array(-1); } catch (e) { k++; }`].map((made): [string, string, string] => [
         `errors made over optimized frames of 200 locals: ${made}`,
         `function inner() { const a = Array(512).fill("m"); let k = 0; for (;;) { ${made} } } function g(n, go) { let ${Array.from({ length: 200 }, (_, i) => `a${i} = n + ${i}`).join(", ")}; let r = 0; if (n > 0) r = g(n - 1, go); else if (go) r = inner(); return r + ${Array.from({ length: 200 }, (_, i) => `a${i}`).join(" + ")}; } let t = 0; for (let i = 0; i < 200; i++) t += g(0, false); return String(g(40, true));`,
+        "Step exceeding limit",
+      ]),
+      // The twenty-third review: element keys that miss walk the whole chain (V8 caches no such miss), 37 ns a
+      // prototype whose elements are in dictionary mode; chains are cut to 32 and o[k] counts 4 nodes.
+      ...[`o[0],`, `0 in o,`, `Reflect.get(o, 0),`, `o instanceof F,`].map((read): [string, string, string] => [
+        `${read} down a chain of 30 prototypes with dictionary elements`,
+        `function F() {} let o = {}; for (let i = 0; i < 29; i++) { o = Object.create(o); Object.defineProperty(o, 5e6, { value: 1 }); } for (;;) { ${read.repeat(300)}0; }`,
         "Step exceeding limit",
       ]),
       ["regular expressions of Unicode properties of strings under v and i, made in a loop", `let k = 0; for (;;) { k++; try { new RegExp("[\\\\p{RGI_Emoji}]" + k, "vi"); } catch (e) {} }`, "Step exceeding limit"],
@@ -509,11 +516,13 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
     });
   });
 
-  describe("prototype chains end at 256 levels, by every route that links one (docs/contracts.md §13)", () => {
+  describe("prototype chains end at 32 levels, by every route that links one (docs/contracts.md §13)", () => {
+    /** guards/kit.ts CHAIN_LIMIT: 256 until the twenty-third review of 2026-11-26 (element misses walk it all). */
+    const CHAIN = 32;
     // Found on 2026-11-26: 5,000 classes, each extending the last, cost a step each, and converting an
     // instance to a string then walked the chain three times: 0.76 of the clock for one budget.
     const chainOf = (n: number, link: string) => `let last = {}; for (let i = 0; i < ${n}; i++) { ${link} } return "linked";`;
-    const twoChains = `const mk = () => { let r = {}, l = r; for (let i = 0; i < 200; i++) l = Object.create(l); return [r, l]; }; const [r1] = mk(); const [, l2] = mk();`;
+    const twoChains = `const mk = () => { let r = {}, l = r; for (let i = 0; i < ${(CHAIN * 3) / 4}; i++) l = Object.create(l); return [r, l]; }; const [r1] = mk(); const [, l2] = mk();`;
     const routes: [string, string][] = [
       ["Object.create", chainOf(300, "last = Object.create(last);")],
       ["Object.create with descriptors", chainOf(300, "last = Object.create(last, { x: { value: i } });")],
@@ -540,8 +549,13 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["an object escaping a class field initialiser", `let esc; class A { x = (esc = this, null.x); } function G() {} ${chainOf(300, "G.prototype = last; try { Reflect.construct(A, [], G); } catch (e) {} last = esc;")}`],
       ["a function's prototype set by defineProperty", `function F() {} ${chainOf(300, "Object.defineProperty(F, 'prototype', { value: last }); last = new F();")}`],
       ["a function's prototype set by destructuring", `function F() {} ${chainOf(300, "({ p: F.prototype } = { p: last }); last = new F();")}`],
-      ["moving a class's prototype, instances under it", `class A {} const a = new A(); let l = {}; for (let i = 0; i < 254; i++) l = Object.create(l); Object.setPrototypeOf(A.prototype, l); return "moved";`],
+      ["moving a class's prototype, instances under it", `class A {} const a = new A(); let l = {}; for (let i = 0; i < ${CHAIN - 2}; i++) l = Object.create(l); Object.setPrototypeOf(A.prototype, l); return "moved";`],
     ];
+    it("counts a computed member as 4 syntax nodes: 300 element reads that miss cost 9 steps more than 3 nodes each would", async () => {
+      const { steps } = await query(`const o = Object.create({}); ${"o[0], ".repeat(300)}0; return "read"`);
+      expect(steps).to.be.at.least(Math.floor((300 * (4 + 1)) / 128));
+    });
+
     for (const [name, body] of routes) {
       it(`${name}: 155 Prototype chain exceeding limit`, async () => {
         const { value, failure } = await query(`try { ${body} } catch (e) { return "caught " + e; }`);
@@ -550,15 +564,15 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       });
     }
 
-    it("a chain of 256 works, and so do ordinary constructors, classes, mixins and prototypes moved", async () => {
+    it(`a chain of ${CHAIN} works, and so do ordinary constructors, classes, mixins and prototypes moved`, async () => {
       const { value } = await query(
-        `let C = class {}; for (let i = 0; i < 254; i++) C = class extends C {}; const o = new C(); let d = 0; for (let p = Object.getPrototypeOf(o); p !== null; p = Object.getPrototypeOf(p)) d++;` +
-          ` let q = {}; for (let i = 0; i < 255; i++) q = Object.create(q);` +
+        `let C = class {}; for (let i = 0; i < ${CHAIN - 2}; i++) C = class extends C {}; const o = new C(); let d = 0; for (let p = Object.getPrototypeOf(o); p !== null; p = Object.getPrototypeOf(p)) d++;` +
+          ` let q = {}; for (let i = 0; i < ${CHAIN - 1}; i++) q = Object.create(q);` +
           ` class A { constructor(x) { this.x = x; } } class B extends A { constructor() { super(2); } } function F() { this.y = 3; } let n = 0; for (let i = 0; i < 300; i++) n += new B().x + new F().y;` +
           ` const mixin = { hi() { return 7; } }; const m = Object.create(Object.setPrototypeOf({}, mixin)); Object.setPrototypeOf(A.prototype, mixin);` +
           ` return [d, o instanceof C, n, m.hi(), new B().hi(), { __proto__: mixin }.hi(), { ["__proto__"]: 1 }.__proto__ === 1].join();`,
       );
-      expect(value).to.equal("256,true,1500,7,7,7,true");
+      expect(value).to.equal(`${CHAIN},true,1500,7,7,7,true`);
     });
   });
 

@@ -209,9 +209,18 @@ function frameNodes(node: AnyNode): number {
  * review of 2026-11-26).
  */
 function stepNodes(node: AnyNode): number {
+  if (node.type === "MemberExpression" && node.computed) return COMPUTED_MEMBER_NODES;
   if (node.type !== "ArrayPattern") return 1;
   return 16 + (node.elements as (AnyNode | null)[]).filter((element) => element === null).length;
 }
+
+/**
+ * A computed member (`o[k]`) counts as this many nodes: V8 caches no miss of an element key, so each one that
+ * misses walks the whole prototype chain (up to 37 ns a prototype whose elements are in dictionary mode),
+ * which 300 reads a statement made a budget reach the clock on a chain of 255 (twenty-third review of
+ * 2026-11-26; the chain limit is guards/kit.ts CHAIN_LIMIT).
+ */
+const COMPUTED_MEMBER_NODES = 4;
 
 /**
  * Array patterns nested deeper than this are refused: V8's optimizing compiler takes time and memory that

@@ -529,10 +529,12 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   };
   /**
    * Prototype hops walked looking for a missing index, at most MAX_HOPS (a proxy ends the walk: its traps are
-   * charged). Counting them is work too: HOP_UNITS each (about 10 ns, and a margin).
+   * charged). Counting them is work too: HOP_UNITS each, about 48 ns: a hop of the walk here, and of V8 over a
+   * prototype whose elements are in dictionary mode (20–37 ns; about 6 ns over one with none: twenty-third
+   * review of 2026-11-26).
    */
   const MAX_HOPS = 100_000;
-  const HOP_UNITS = 8;
+  const HOP_UNITS = 20;
   const chainDepth = (value: object): number => {
     let depth = 0;
     for (let o = getPrototypeOf(value); o !== null && depth < MAX_HOPS; o = getPrototypeOf(o)) {
@@ -544,13 +546,15 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
   };
   /**
    * The longest prototype chain a contract may make (docs/contracts.md §13): V8 walks a chain natively on
-   * lookups its caches do not answer (conversions, `instanceof`, a missing key among many), about 30 ns a
-   * prototype, so a chain of thousands would make each such step cost hundreds of steps' time. Every route
+   * lookups its caches do not answer (conversions, `instanceof`, a missing key among many, any element key
+   * that misses: instrument.ts COMPUTED_MEMBER_NODES), 6 to 37 ns a prototype, so a chain of thousands would
+   * make each such step cost hundreds of steps' time (it was 256 until a chain of 255 prototypes with
+   * dictionary elements made a budget of `o[0]` reach the clock: twenty-third review of 2026-11-26). Every route
    * that links an object to a prototype checks the chain (guards/collections.ts, among them a function's
    * `prototype` when it is set; guards/calls.ts; the classes and `__proto__` literals instrument.ts marks).
    * Joining chains is checked too: `heights` keeps how many levels each object is known to have under it.
    */
-  const CHAIN_LIMIT = 256;
+  const CHAIN_LIMIT = 32;
   const CHAIN_EXCEEDED = "Prototype chain exceeding limit";
   const heights = new WeakMapCtor<object, number>();
   /** A step up a chain as V8's lookups take it: a proxy of a contract's forwards to its target. */
@@ -590,15 +594,15 @@ export function makeGuardKit(global: any, meter: GuardMeter, limits: GuardLimits
     return child;
   };
   /**
-   * Units per element of reading `value`'s indices natively on V8's generic path (about 18 ns, plus 3 ns per
-   * prototype a missing index is looked up on, up to 4.5 ns in an isolate; 1 unit is about 2.4 ns): an array-like object, a holey array
+   * Units per element of reading `value`'s indices natively on V8's generic path (about 18 ns, plus a hop per
+   * prototype a missing index is looked up on; 1 unit is about 2.4 ns): an array-like object, a holey array
    * on a long chain, an element on a built-in prototype. `lookupUnits` is 0 where V8 reads elements directly.
    */
   const GENERIC_UNITS = 8;
   const lookupUnits = (value: unknown): number => {
     if (!isObject(value) || isTypedArray(value) || isProxy(value)) return 0;
     const depth = chainDepth(value);
-    return GENERIC_UNITS + 3 * depth;
+    return GENERIC_UNITS + HOP_UNITS * depth;
   };
   /** Units per element of a steady view (kit.arrayLike): each index read is a trap of chainsim's (~120 ns). */
   const STEADY_UNITS = 64;
