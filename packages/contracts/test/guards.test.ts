@@ -69,6 +69,37 @@ const longKeyRoutes: [string, string][] = [
   ["registered by Symbol.for", "Symbol.for(key(i));"],
 ];
 
+/** V8's unseeded hash of an int32 key of a Set or Map (ComputeUnseededHash), and of a double's bits (ComputeLongHash). */
+function intHash(key: number): number {
+  let x = key >>> 0;
+  x = (~x + (x << 15)) >>> 0;
+  x = (x ^ (x >>> 12)) >>> 0;
+  x = (x + (x << 2)) >>> 0;
+  x = (x ^ (x >>> 4)) >>> 0;
+  x = Math.imul(x, 2057) >>> 0;
+  x = (x ^ (x >>> 16)) >>> 0;
+  return x & 0x3fffffff;
+}
+function doubleHash(value: number): number {
+  const word = new BigUint64Array(new Float64Array([value]).buffer)[0]!;
+  const M = (1n << 64n) - 1n;
+  let h = (~word + (word << 18n)) & M;
+  h ^= h >> 31n;
+  h = (h * 21n) & M;
+  h ^= h >> 11n;
+  h = (h + (h << 6n)) & M;
+  h ^= h >> 22n;
+  return Number(h & 0x3fffffffn);
+}
+/** `count` numbers (from `make(i)`) whose hashes agree in their low 14 bits: one bucket of every table up to 16,384. */
+function colliding(count: number, make: (i: number) => number, hash: (key: number) => number): number[] {
+  const keys: number[] = [];
+  for (let i = 1; keys.length < count; i++) if ((hash(make(i)) & 0x3fff) === 0) keys.push(make(i));
+  return keys;
+}
+const COLLIDING_INTS = colliding(16385, (i) => i, intHash);
+const COLLIDING_DOUBLES = colliding(16385, (i) => i + 0.25, doubleHash);
+
 describe("guards: work charged before V8 does it, meaning kept", function () {
   this.timeout(60_000);
   const runtime = new JsRuntime(DEFAULT_CONTRACT_LIMITS);
@@ -348,6 +379,13 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
         `function F() {} let o = {}; for (let i = 0; i < 29; i++) { o = Object.create(o); Object.defineProperty(o, 5e6, { value: 1 }); } for (;;) { ${read.repeat(300)}0; }`,
         "Step exceeding limit",
       ]),
+      // The twenty-third review: numbers of one bucket of V8's hash tables, each lookup walking them all.
+      ...[["integers", COLLIDING_INTS], ["doubles", COLLIDING_DOUBLES]].flatMap(([kind, keys]): [string, string, string][] => [
+        [`Sets made of 16,384 ${kind} of one bucket`, `const a = ${JSON.stringify((keys as number[]).slice(0, 16384))}; for (;;) new Set(a);`, "Step exceeding limit"],
+        [`Maps made of 16,384 ${kind} of one bucket`, `const a = ${JSON.stringify((keys as number[]).slice(0, 16384))}.map((k) => [k, 1]); for (;;) new Map(a);`, "Step exceeding limit"],
+        [`a missing key looked up among 8,192 ${kind} of its bucket`, `const s = new Set(${JSON.stringify((keys as number[]).slice(0, 8192))}); const x = ${(keys as number[])[16384]}; for (;;) { s.has(x); s.has(x); s.has(x); s.has(x); }`, "Step exceeding limit"],
+        [`lookups down a chain of 16,384 deleted ${kind}, the table kept from shrinking`, `const a = ${JSON.stringify((keys as number[]).slice(0, 16384))}; const s = new Set(a); for (let i = 0; i < 20000; i++) s.add(-i - 0.5); for (const k of a) s.delete(k); const x = ${(keys as number[])[16384]}; for (;;) { ${"s.has(x); ".repeat(16)} }`, "Step exceeding limit"],
+      ]),
       ["regular expressions of Unicode properties of strings under v and i, made in a loop", `let k = 0; for (;;) { k++; try { new RegExp("[\\\\p{RGI_Emoji}]" + k, "vi"); } catch (e) {} }`, "Step exceeding limit"],
     ];
     for (const [name, body, exception] of heavy) {
@@ -514,6 +552,23 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       // A 4 Mi-unit string was 16 ms of scanning for the call's flat price: a budget of them reached the clock.
       ends((await transact(`const s = "1".repeat(4194300) + "x"; for (;;) { try { Utils.toBaseUnit(s); } catch (e) {} }`)).failure, "Step exceeding limit");
     });
+  });
+
+  it("charges a Set's or Map's operations on numbers by the numbers in their bucket, as V8 grows, purges and shrinks its table (twenty-third review of 2026-11-26)", async () => {
+    const build = async (keys: number[]) => (await query(`const s = new Set(${JSON.stringify(keys)}); return "" + s.size;`)).steps;
+    const spread = Array.from({ length: 2000 }, (_, i) => i);
+    // Each add walks the numbers before it in its bucket: 2,000²/2 units, about 490 steps. These agree in
+    // their low 10 bits only: one bucket of V8's table of 2,048 entries, two of a table twice that size.
+    const tenBits = colliding(2000, (i) => i, (key) => intHash(key) << 4);
+    expect((await build(tenBits)) - (await build(spread))).to.be.at.least(400);
+    // Deleted entries stay in their chains until V8 rebuilds the table: 100 lookups down 2,048 of them (a
+    // table of 8,192 entries, kept from shrinking by 4,096 others), 50 steps.
+    const others = JSON.stringify(Array.from({ length: 4096 }, (_, i) => -i - 0.5));
+    const lookups = async (count: number) =>
+      (await query(`const d = ${JSON.stringify(COLLIDING_INTS.slice(0, 2048))}; const s = new Set(d.concat(${others})); for (const k of d) s.delete(k); for (let i = 0; i < ${count}; i++) s.has(${COLLIDING_INTS[16384]}); return "" + s.size;`)).steps;
+    expect((await lookups(100)) - (await lookups(0))).to.be.at.least(140);
+    const { value } = await query(`const out = []; try { new Set(5); } catch (e) { out.push(e.message); } try { new Map([1]); } catch (e) { out.push(e.message); } class S extends Set { add(v) { out.push("add " + v); return super.add(v * 2); } } out.push([...new S([1, 2])].join()); const m = new Map([[1, "a"], [NaN, "n"], [-0, "z"]]); out.push(m.get(0), m.get(NaN), m.size); const s2 = new Set([1, 1, 2]); s2.delete(1); s2.clear(); s2.add(3); out.push(s2.size, s2.has(3)); try { Set.prototype.add.call(new Map(), 1); } catch (e) { out.push(e.message); } const it = { [Symbol.iterator]() { let i = 0; return { next: () => ({ done: i > 2, value: [i++, "v"] }), return() { out.push("closed"); return {}; } }; } }; out.push(new Map(it).size); try { new Map({ [Symbol.iterator]() { return { next: () => ({ done: false, value: 7 }), return() { out.push("closed"); return {}; } }; } }); } catch (e) { out.push(e.message); } return out.join("|");`);
+    expect(value).to.equal("number 5 is not iterable (cannot read property Symbol(Symbol.iterator))|Iterator value 1 is not an entry object|add 1|add 2|2,4|z|n|3|1|true|Method Set.prototype.add called on incompatible receiver [object Map]|3|closed|Iterator value 7 is not an entry object");
   });
 
   describe("prototype chains end at 32 levels, by every route that links one (docs/contracts.md §13)", () => {

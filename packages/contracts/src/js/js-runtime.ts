@@ -9,6 +9,7 @@ import { bootstrap, type BootstrapConfig, type RunReport } from "./bootstrap.js"
 import { installChain } from "./chain-builtins.js";
 import { installCallGuards } from "./guards/calls.js";
 import { installCollectionGuards } from "./guards/collections.js";
+import { installHashTableGuards } from "./guards/hash-tables.js";
 import { makeGuardKit } from "./guards/kit.js";
 import { installTextGuards } from "./guards/text.js";
 import { instrumentContract, validateContract } from "../validate.js";
@@ -67,7 +68,7 @@ const STEP_LIMIT = "Step exceeding limit";
  */
 const BOOTSTRAP_SOURCE = `(function (call, crypto, log, exhausted, utf8Length, configJson) {
   "use strict";
-  const api = (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted, utf8Length }, JSON.parse(configJson), [${[makeGuardKit, installTextGuards, installCollectionGuards, installCallGuards].map((f) => `(${f.toString()})`).join(", ")}], (${installUtils.toString()}), (${installChain.toString()}));
+  const api = (${bootstrap.toString()})(globalThis, { call, crypto, log, exhausted, utf8Length }, JSON.parse(configJson), [${[makeGuardKit, installTextGuards, installCollectionGuards, installHashTableGuards, installCallGuards].map((f) => `(${f.toString()})`).join(", ")}], (${installUtils.toString()}), (${installChain.toString()}));
   return api;
 })`;
 
