@@ -1,7 +1,7 @@
 import { ChainError, ErrorCode } from "@chainsim/protocol";
 
 /**
- * Runs callContract and testTransaction queries a few at a time, first come first served (docs/contracts.md
+ * Runs callContract and testTransaction queries `concurrency` at a time, first come first served (docs/contracts.md
  * §13, "Queries"). Each query has the same 1 s clock guard as a ledger's transaction, counted from when it
  * starts: fifty full-budget queries at once on two cores starved each other past that clock (and their worker
  * was killed with them), and starved the validators' ledger executions into view changes (twenty-third

@@ -155,8 +155,10 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
     for (const field of ["contract_address", "code", "input", "source_address"]) {
       if (body[field] !== undefined && typeof body[field] !== "string") throw new ChainError(ErrorCode.INVALID_PARAMETER, `${field} should be a string`);
     }
-    const address = body.contract_address === undefined || body.contract_address === "" ? undefined : String(body.contract_address);
-    const code = typeof body.code === "string" && body.code !== "" ? body.code : undefined;
+    const texts = body as { contract_address?: string; code?: string; input?: string; source_address?: string };
+    // An empty contract_address or code counts as absent.
+    const address = texts.contract_address || undefined;
+    const code = texts.code || undefined;
     if (address !== undefined) {
       checkAddress(address, "contract_address", ErrorCode.INVALID_PARAMETER);
       const account = await ctx.ledgers.accounts.account(address);
@@ -167,12 +169,12 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
     }
     const optType = Number(toInt64(body.opt_type ?? 2, "opt_type"));
     if (optType !== 2) throw new ChainError(ErrorCode.INVALID_PARAMETER, "opt_type 2 (query) is the only mode of callContract");
-    const source = body.source_address === undefined || body.source_address === "" ? "" : checkAddress(String(body.source_address), "source_address", ErrorCode.INVALID_PARAMETER);
+    const source = texts.source_address ? checkAddress(texts.source_address, "source_address", ErrorCode.INVALID_PARAMETER) : "";
     const { error, result } = await ctx.queries.queue.run(() =>
       queryContract(ctx.queries, ctx.ledgers.stateView(), ctx.ledgers.params, nextLedger(ctx), {
         contractAddress: address,
         code,
-        input: typeof body.input === "string" ? body.input : "",
+        input: texts.input ?? "",
         source,
       }),
     );
