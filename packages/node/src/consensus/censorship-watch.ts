@@ -10,12 +10,19 @@ export interface OverdueTx {
   arrival: number;
 }
 
+/** What the watch is told about a decided ledger. */
+export interface ClosedLedger {
+  included: number;
+  /** It spent the contract steps a ledger may: no room, whatever its count. */
+  full: boolean;
+}
+
 /**
  * PBFT's per-request timer, for a primary that keeps proposing but leaves out a transaction it knows
  * (docs/consensus.md, "Censorship"). A transaction this validator holds, that passes every check against
  * the tip and has waited `patienceMs` (long enough to have been passed on to the primary more than once),
  * is overdue. Each ledger the primary of one view then closes without it while it had room (fewer than
- * `roomTxs` transactions: the least any proposal may hold) is a strike; CENSORSHIP_STRIKES strikes in a view
+ * `roomTxs` transactions, the least any proposal may hold, and contract steps left) is a strike; CENSORSHIP_STRIKES strikes in a view
  * are grounds for suspicion (the replica withholds its PREPAREs; f+1 suspecting replicas change the view).
  * A busy primary (full ledgers) is never suspected, and each transaction raises a suspicion once at most.
  */
@@ -29,9 +36,13 @@ export class CensorshipWatch {
     private readonly roomTxs: number,
   ) {}
 
-  /** A ledger decided in `view` closed with `included` transactions; answers a reason to suspect its primary. */
-  ledgerClosed(view: number, included: number, oldest: OverdueTx | undefined, nowMs: number): string | undefined {
-    if (!oldest || nowMs - oldest.arrival < this.patienceMs || included >= this.roomTxs || this.accused.has(oldest.hashHex)) {
+  /**
+   * A ledger decided in `view` closed with `closed.included` transactions, `closed.full` when it spent the
+   * contract steps a ledger may (docs/contracts.md, "Steps per ledger"); answers a reason to suspect its primary.
+   */
+  ledgerClosed(view: number, closed: ClosedLedger, oldest: OverdueTx | undefined, nowMs: number): string | undefined {
+    const hadRoom = !closed.full && closed.included < this.roomTxs;
+    if (!oldest || nowMs - oldest.arrival < this.patienceMs || !hadRoom || this.accused.has(oldest.hashHex)) {
       this.strikes = undefined;
       return undefined;
     }

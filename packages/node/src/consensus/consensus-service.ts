@@ -10,7 +10,7 @@ import { decidedProposal, valueDigest } from "./decided-values.js";
 import { LedgerSync } from "./ledger-sync.js";
 import { checkProposal, InvalidProposal } from "./proposal-check.js";
 import { MIN_PROPOSAL_TXS, ProposalSize } from "./proposal-size.js";
-import { CensorshipWatch } from "./censorship-watch.js";
+import { type ClosedLedger, CensorshipWatch } from "./censorship-watch.js";
 import { PersistThenSend } from "./persist-then-send.js";
 import { SnapshotStore } from "./snapshot-store.js";
 import { TxGossip } from "./tx-gossip.js";
@@ -266,7 +266,7 @@ export class ConsensusService {
         : await ledgers.close(decidedProposal(commit.value, tip), "decided", decision);
     this.afterLedger();
     this.parts.log(`closed ledger ${ledger.header.seq} (view ${commit.view}) with ${ledger.included.length} transactions`);
-    this.watchCensorship(commit.view, ledger.full ? Infinity : ledger.included.length);
+    this.watchCensorship(commit.view, { included: ledger.included.length, full: ledger.full });
     this.handle(this.replica.executed(commit.seq, toHex(ledger.header.hash!), this.now()));
   }
 
@@ -331,14 +331,11 @@ export class ConsensusService {
     this.handle(this.replica.synced(Number(ledger.header.seq), toHex(ledger.header.hash!), this.now()));
   }
 
-  /**
-   * After a decided ledger: whether its primary left out a transaction it had room for, once too often. A
-   * ledger that spent its contract steps had no room, whatever its count (`included` Infinity).
-   */
-  private watchCensorship(view: number, included: number): void {
+  /** After a decided ledger: whether its primary left out a transaction it had room for, once too often. */
+  private watchCensorship(view: number, closed: ClosedLedger): void {
     void this.parts.txs.overdue(this.censorshipPatienceMs).then((overdue) => {
       if (this.stopped) return;
-      const suspicion = this.censorship.ledgerClosed(view, included, overdue, this.now());
+      const suspicion = this.censorship.ledgerClosed(view, closed, overdue, this.now());
       if (suspicion) this.handle(this.replica.suspectPrimary(suspicion, this.now()));
       else if (!overdue) this.handle(this.replica.trustPrimary(this.now()));
     });
