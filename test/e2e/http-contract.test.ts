@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import { readFile } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
 import { Keypair, expectOk, payCoin, type ChainsimClient } from "@chainsim/client";
 import { ErrorCode, codecs, parseJson, stringifyJson, toHex } from "@chainsim/protocol";
 import { startTestNetwork, testManifest, waitFor, type TestNetwork } from "../harness/network.js";
@@ -92,12 +94,48 @@ describe("e2e: HTTP contract of a validator", function () {
     const unknown = await raw("/nope");
     expect(unknown.status).to.equal(404);
     expect(unknown.body.error_code).to.equal(ErrorCode.NOT_EXIST);
+    // Bodies above 1 Mi characters are parsed in the node's parsing thread (docs/api.md, "Request bodies"):
+    // the same answers as on the event loop's thread.
+    const large = await raw("/submitTransaction", { method: "POST", body: JSON.stringify({ items: [{ transaction_blob: "zz", padding: "a".repeat(2 << 20) }] }) });
+    const small = await raw("/submitTransaction", { method: "POST", body: JSON.stringify({ items: [{ transaction_blob: "zz", padding: "a" }] }) });
+    expect(large.body).to.deep.equal(small.body);
+    expect(large.body.results[0].error_code).to.equal(ErrorCode.INVALID_PARAMETER);
+    const largeBad = await raw("/submitTransaction", { method: "POST", body: `{"items": [1, "${"a".repeat(2 << 20)}" 2]}` });
+    expect(largeBad.body.error_code).to.equal(ErrorCode.INVALID_PARAMETER);
+    expect(largeBad.body.error_desc).to.match(/^the request body is not valid JSON: Comma .* at position 2097169$/);
     const huge = await fetch(base + "/submitTransaction", { method: "POST", body: "x".repeat(17 * 1024 * 1024) });
     expect(huge.status).to.equal(413);
     const badAddress = await raw("/getAccount?address=did:bid:nothing");
     expect(badAddress.body.error_code).to.equal(ErrorCode.INVALID_PARAMETER);
     const unknownContract = await raw("/callContract", { method: "POST", body: stringifyJson({ contract_address: Keypair.generate().address, opt_type: 2 }) });
     expect(unknownContract.body).to.deep.include({ error_code: ErrorCode.NOT_EXIST, result: null });
+  });
+
+  it("refuses bodies past 64 MiB in flight with 114, and forgets aborted ones without an internal error", async () => {
+    const { hostname, port } = new URL(base);
+    // Four connections that each declare 16 MiB and send one byte hold the 64 MiB (docs/api.md, "Request bodies").
+    const held = await Promise.all(
+      Array.from({ length: 4 }, () => new Promise<Socket>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => {
+          socket.write(`POST /getTransactionBlob HTTP/1.1\r\nHost: x\r\nContent-Length: ${16 << 20}\r\n\r\n{`);
+          resolve(socket);
+        });
+        socket.on("error", reject);
+      })),
+    );
+    try {
+      // The four are in flight once the node has read their headers.
+      const refused = await waitFor("a fifth body refused", async () => {
+        const answer = (await raw("/getTransactionBlob", { method: "POST", body: "{}" })).body;
+        return answer.error_code === ErrorCode.TX_POOL_FULL ? answer : undefined;
+      });
+      expect(refused).to.deep.equal({ error_code: ErrorCode.TX_POOL_FULL, error_desc: "this validator is receiving 64 MiB of request bodies: retry later", result: null });
+    } finally {
+      held.forEach((socket) => socket.destroy());
+    }
+    await waitFor("bodies accepted again", async () => ((await raw("/getTransactionBlob", { method: "POST", body: "{}" })).body.error_code !== ErrorCode.TX_POOL_FULL ? true : undefined));
+    const log = await readFile(net.handle.nodes[0].process.paths.logFile, "utf8");
+    expect(log).to.not.match(/internal error|request aborted/);
   });
 
   it("never answers 304: every GET gets 200 and a body, whatever the client's cache headers", async () => {

@@ -1,6 +1,6 @@
 import type { NodeConfig } from "./config.js";
 import type { SignatureChecker } from "./execution/authorization.js";
-import type { QueryQueue } from "./execution/contracts/query-queue.js";
+import type { WorkQueue } from "./work-queue.js";
 import type { ContractSupport } from "./execution/executor.js";
 import type { WebServerStats } from "./http/app.js";
 import type { ConsensusService } from "./consensus/consensus-service.js";
@@ -18,7 +18,7 @@ export interface NodeContext {
   /** The runtime of ledgers. */
   contracts: ContractSupport;
   /** The runtime of callContract and testTransaction, apart from the ledgers', and the queue they wait in. */
-  queries: ContractSupport & { queue: QueryQueue };
+  queries: ContractSupport & { queue: WorkQueue };
   txs: TxService;
   signatures: SignatureChecker;
   network: PeerNetwork;

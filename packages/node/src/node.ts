@@ -6,9 +6,10 @@ import { ContractWorkerRuntime, DEFAULT_CONTRACT_LIMITS } from "@chainsim/contra
 import { parseHostPort, parseNodeConfig, type NodeConfig } from "./config.js";
 import type { NodeContext } from "./context.js";
 import { SignatureChecker } from "./execution/authorization.js";
-import { QueryQueue } from "./execution/contracts/query-queue.js";
+import { WorkQueue } from "./work-queue.js";
 import { EventServer } from "./events/event-server.js";
 import { createApp } from "./http/app.js";
+import { JsonBodyParser } from "./http/json-body.js";
 import { mountFaultRoutes } from "./http/routes/faults.js";
 import { mountAccountRoutes } from "./http/routes/accounts.js";
 import { mountLedgerRoutes } from "./http/routes/ledgers.js";
@@ -23,6 +24,8 @@ import { TxService } from "./pool/tx-service.js";
 import { Databases } from "./storage/databases.js";
 
 /** Queries run at once, and queries that may wait (more are refused with 114): docs/contracts.md §13, "Queries". */
+const REQUEST_TIMEOUT_MS = 60_000;
+const HEADERS_TIMEOUT_MS = 20_000;
 const QUERY_CONCURRENCY = 1;
 const QUERY_MAX_WAITING = 64;
 /** The query worker's nice value: ledger executions, whose clock guard decides view changes, come first. */
@@ -61,7 +64,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const queries = {
       runtime: new ContractWorkerRuntime(limits, { log, niceness: QUERY_NICENESS }),
       limits,
-      queue: new QueryQueue(QUERY_CONCURRENCY, QUERY_MAX_WAITING),
+      queue: new WorkQueue(QUERY_CONCURRENCY, QUERY_MAX_WAITING, "contract queries"),
     };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
@@ -106,6 +109,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       webStats: { start_request_count: 0, end_request_count: 0, expire_request_count: 0 },
       log,
     };
+    const bodies = new JsonBodyParser();
     const app = createApp(
       (a) => {
         mountStatusRoutes(a, context);
@@ -115,6 +119,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         mountFaultRoutes(a, faults?.plane);
       },
       context.webStats,
+      bodies,
       log,
     );
     await network.start();
@@ -140,6 +145,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
+        await bodies.close();
         contracts.runtime.dispose();
         queries.runtime.dispose();
         await dbs.close();
@@ -156,6 +162,10 @@ function listen(app: ReturnType<typeof createApp>, hostPort: string): Promise<Se
   const { host, port } = parseHostPort(hostPort);
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    // A request must arrive whole within these (Node's defaults: 300 s and 60 s), so that a client
+    // trickling a body cannot hold its share of BODY_BYTES_IN_FLIGHT for long (docs/api.md, "Request bodies").
+    server.requestTimeout = REQUEST_TIMEOUT_MS;
+    server.headersTimeout = HEADERS_TIMEOUT_MS;
     server.once("listening", () => resolve(server));
     server.once("error", (error) => reject(new Error(`cannot listen on ${hostPort}: ${error.message}`)));
   });

@@ -16,11 +16,11 @@ function tx(source: Key, nonce: bigint, gas_price = 100n, tag = "x"): Promise<Si
 
 describe("TxPool", () => {
   it("uses the limits of compat.md §5 by default", () => {
-    expect(DEFAULT_POOL_LIMITS).to.deep.equal({ total: 10_240, perAccount: 64, expiryMs: 600_000 });
+    expect(DEFAULT_POOL_LIMITS).to.deep.equal({ total: 10_240, totalBytes: 64 << 20, perAccount: 64, expiryMs: 600_000 });
   });
 
   it("lets a lower nonce push out an account's highest when the account's queue is full (a later one is refused)", async () => {
-    const pool = new TxPool({ total: 100, perAccount: 2, expiryMs: 1000 });
+    const pool = new TxPool({ total: 100, perAccount: 2, expiryMs: 1000, totalBytes: 1 << 20 });
     const [five, six, four, seven] = await Promise.all([tx(A, 5n), tx(A, 6n), tx(A, 4n), tx(A, 7n)]);
     pool.insert(five, 0);
     pool.insert(six, 0);
@@ -73,7 +73,7 @@ describe("TxPool", () => {
   });
 
   it("refuses any transaction beyond the total limit with 114", async () => {
-    const pool = new TxPool({ total: 3, perAccount: 64, expiryMs: 1000 });
+    const pool = new TxPool({ total: 3, perAccount: 64, expiryMs: 1000, totalBytes: 1 << 20 });
     pool.insert(await tx(A, 1n), 0);
     pool.insert(await tx(A, 2n), 0);
     pool.insert(await tx(B, 1n), 0);
@@ -84,8 +84,26 @@ describe("TxPool", () => {
     expect(pool.insert(await tx(C, 1n), 0)).to.equal("added");
   });
 
+  it("refuses a transaction that would pass totalBytes with 114, counting a replacement by what it adds", async () => {
+    const [a1, a2, b1] = [await tx(A, 1n), await tx(A, 2n), await tx(B, 1n)];
+    const pool = new TxPool({ total: 100, perAccount: 64, expiryMs: 1000, totalBytes: a2.envSize + Math.max(a1.envSize, b1.envSize) });
+    pool.insert(a1, 0);
+    pool.insert(a2, 0);
+    expect(pool.byteSize).to.equal(a1.envSize + a2.envSize);
+    const refused = await codeOf(() => pool.insert(b1, 0));
+    expect(refused).to.equal(ErrorCode.TX_POOL_FULL);
+    const longer = await buildTx(A, [op.log("t", ["a much longer replacement"])], { nonce: 2n, gas_price: 200n });
+    expect(await codeOf(() => pool.insert(longer, 0))).to.equal(ErrorCode.TX_POOL_FULL);
+    const sameSize = await tx(A, 2n, 120n, "y"); // gas_price 120 is one byte, as 100
+    expect(sameSize.envSize).to.equal(a2.envSize);
+    expect(pool.insert(sameSize, 0)).to.equal("replaced");
+    pool.remove(a1);
+    expect(pool.byteSize).to.equal(sameSize.envSize);
+    expect(pool.insert(b1, 0)).to.equal("added");
+  });
+
   it("expires transactions expiryMs after their arrival", async () => {
-    const pool = new TxPool({ total: 100, perAccount: 64, expiryMs: 1000 });
+    const pool = new TxPool({ total: 100, perAccount: 64, expiryMs: 1000, totalBytes: 1 << 20 });
     const early = await tx(A, 1n);
     const late = await tx(B, 1n);
     pool.insert(early, 0);

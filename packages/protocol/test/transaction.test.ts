@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { ChainError, ErrorCode, SignedTransaction, codecs, fromHex, parseJson, stringifyJson, toHex } from "../src/index.js";
+import { ChainError, ErrorCode, MAX_INTEGER_DIGITS, SignedTransaction, codecs, fromHex, parseJson, stringifyJson, toHex } from "../src/index.js";
 import { Ed25519Verifier, NodeEd25519Signer } from "../src/node-crypto.js";
 import { TRANSACTION_VECTOR, describeSignerConformance } from "../src/testing/index.js";
 
@@ -32,6 +32,12 @@ describe("transaction blob (compat.md §3)", () => {
     expect(signed.hashHex).to.equal(TRANSACTION_VECTOR.hash);
     const json = codecs.Transaction.toJson(signed.transaction);
     expect(parseJson(stringifyJson(json))).to.deep.equal(TRANSACTION_VECTOR.json);
+  });
+
+  it("refuses integers of more than MAX_INTEGER_DIGITS digits (BigInt's conversion is quadratic), not decimals", () => {
+    expect(parseJson(`[${"9".repeat(MAX_INTEGER_DIGITS)}]`)).to.deep.equal([BigInt("9".repeat(MAX_INTEGER_DIGITS))]);
+    expect(() => parseJson(`{"a":${"9".repeat(MAX_INTEGER_DIGITS + 1)}}`)).to.throw(SyntaxError, `an integer of ${MAX_INTEGER_DIGITS + 1} digits (at most ${MAX_INTEGER_DIGITS})`);
+    expect(parseJson(`[0.${"9".repeat(1000)}]`)).to.deep.equal([1]);
   });
 
   it("keeps int64 values beyond 2^53 exact through JSON", () => {

@@ -6,11 +6,19 @@ import type { TxService } from "../pool/tx-service.js";
 const BATCH_MS = 5;
 const BATCH_MAX = 1000;
 /**
- * Transactions still pooled after this long are passed on again, every this long: a validator that was
- * down (or a message lost) when they were first passed on would otherwise never see them, and if it is
- * the primary, never propose them.
+ * A message's transactions stop at this many bytes (a frame may hold 32 MiB): a batch of large pooled
+ * transactions passed that cap, and the throw ended the validator (docs/consensus.md, "Transaction gossip").
+ */
+export const BATCH_MAX_BYTES = 4 << 20;
+/**
+ * Transactions still pooled after this long are passed on again: a validator that was down (or a message
+ * lost) when they were first passed on would otherwise never see them, and if it is the primary, never
+ * propose them. Each time a transaction is passed on again, the wait before the next doubles, up to
+ * REGOSSIP_MAX_MS: passing the whole pool on every 2 s kept the links full of transactions that waited
+ * behind a nonce gap.
  */
 const REGOSSIP_MS = 2000;
+export const REGOSSIP_MAX_MS = 32_000;
 
 /**
  * Passes every transaction a client submits to this validator on to the others, so that whichever
@@ -20,6 +28,9 @@ const REGOSSIP_MS = 2000;
  */
 export class TxGossip {
   private batch: SignedTransaction[] = [];
+  private batchBytes = 0;
+  /** When each pooled transaction is next passed on again, and the wait after that. */
+  private readonly again = new Map<string, { due: number; wait: number }>();
   private timer: NodeJS.Timeout | undefined;
   private regossip: NodeJS.Timeout | undefined;
   private running = false;
@@ -44,6 +55,8 @@ export class TxGossip {
     clearTimeout(this.timer);
     clearInterval(this.regossip);
     this.batch = [];
+    this.batchBytes = 0;
+    this.again.clear();
   }
 
   receive(from: string, payload: Uint8Array): void {
@@ -58,13 +71,25 @@ export class TxGossip {
     for (const tx of txs) void this.txs.submit(tx, "peer").catch(() => undefined);
   }
 
-  private passOnWaiting(): void {
-    const before = Date.now() - REGOSSIP_MS;
-    for (const { tx, incomingTime } of this.txs.pool.entries()) if (incomingTime <= before) this.add(tx);
+  /** Passes on again the pooled transactions whose wait is over (`now`: ms since the epoch, as pool arrivals). */
+  passOnWaiting(now = Date.now()): void {
+    const { pool } = this.txs;
+    for (const hashHex of this.again.keys()) if (!pool.get(hashHex)) this.again.delete(hashHex);
+    for (const { tx, incomingTime } of pool.entries()) {
+      const schedule = this.again.get(tx.hashHex) ?? { due: incomingTime + REGOSSIP_MS, wait: REGOSSIP_MS };
+      if (now >= schedule.due) {
+        this.add(tx);
+        schedule.wait = Math.min(2 * schedule.wait, REGOSSIP_MAX_MS);
+        schedule.due = now + schedule.wait;
+      }
+      this.again.set(tx.hashHex, schedule);
+    }
   }
 
   private add(tx: SignedTransaction): void {
+    if (this.batch.length > 0 && this.batchBytes + tx.envSize > BATCH_MAX_BYTES) this.flush();
     this.batch.push(tx);
+    this.batchBytes += tx.envSize;
     if (this.batch.length >= BATCH_MAX) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
   }
@@ -73,6 +98,13 @@ export class TxGossip {
     clearTimeout(this.timer);
     this.timer = undefined;
     const txs = this.batch.splice(0);
-    if (txs.length > 0) this.network.broadcast(codecs.TxBatch.encode({ txs: txs.map((tx) => tx.env()) }), "txs");
+    this.batchBytes = 0;
+    if (txs.length === 0) return;
+    try {
+      this.network.broadcast(codecs.TxBatch.encode({ txs: txs.map((tx) => tx.env()) }), "txs");
+    } catch (error) {
+      // A transaction too large for a frame on its own is not passed on; the validator goes on.
+      this.log(`gossip: ${txs.length} transactions could not be passed on: ${(error as Error).message}`);
+    }
   }
 }

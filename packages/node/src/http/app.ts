@@ -1,9 +1,17 @@
 import express, { type NextFunction, type Request, type Response } from "express";
-import { ChainError, ErrorCode, parseJson, stringifyJson } from "@chainsim/protocol";
+import { ChainError, ErrorCode, stringifyJson } from "@chainsim/protocol";
+import type { JsonBodyParser } from "./json-body.js";
 
 /** Requests longer than this count as expired in getModulesStatus. */
 const EXPIRE_MS = 30_000;
 export const BODY_LIMIT = "16mb";
+const BODY_LIMIT_BYTES = 16 << 20;
+/**
+ * Request bodies being received at once, by their declared length (a body without one counts as
+ * BODY_LIMIT): past this, 114. Express holds a body whole until it ends, and 150 connections that each
+ * declared 16 MB and never sent the last byte held 2.6 GB (docs/api.md, "Request bodies").
+ */
+export const BODY_BYTES_IN_FLIGHT = 64 << 20;
 
 export interface WebServerStats {
   start_request_count: number;
@@ -26,11 +34,17 @@ export function query(req: Request, name: string): string | undefined {
 export type Handler = (req: Request, res: Response) => Promise<void> | void;
 
 /**
- * The express app around the routes: JSON bodies parsed without losing int64 precision, every error as
+ * The express app around the routes: JSON bodies parsed without losing int64 precision (large ones off the
+ * event loop, by `bodies`), every error as
  * HTTP 200 with error_code/error_desc (clients treat other statuses as network failures), 413 for an
  * oversized body, a JSON 404 for unknown paths, and request counters.
  */
-export function createApp(mount: (app: express.Express) => void, stats: WebServerStats, log: (line: string) => void): express.Express {
+export function createApp(
+  mount: (app: express.Express) => void,
+  stats: WebServerStats,
+  bodies: JsonBodyParser,
+  log: (line: string) => void,
+): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false); // a 304 would break clients that expect 200 and a body from every route
@@ -44,15 +58,29 @@ export function createApp(mount: (app: express.Express) => void, stats: WebServe
     });
     next();
   });
-  app.use(express.text({ type: () => true, limit: BODY_LIMIT }));
-  app.use((req, _res, next) => {
+  let bodyBytesInFlight = 0;
+  app.use((req, res, next) => {
+    if (req.method !== "POST") return next();
+    const declared = Number(req.headers["content-length"]);
+    const reserved = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, BODY_LIMIT_BYTES + 1) : BODY_LIMIT_BYTES;
+    if (reserved > 0 && bodyBytesInFlight + reserved > BODY_BYTES_IN_FLIGHT) {
+      res.set("Connection", "close");
+      return sendJson(res, { error_code: ErrorCode.TX_POOL_FULL, error_desc: `this validator is receiving ${BODY_BYTES_IN_FLIGHT >> 20} MiB of request bodies: retry later`, result: null });
+    }
+    bodyBytesInFlight += reserved;
+    res.once("close", () => (bodyBytesInFlight -= reserved));
+    next();
+  });
+  app.use(express.text({ type: () => true, limit: BODY_LIMIT_BYTES }));
+  app.use(async (req, _res, next) => {
     const domain = query(req, "domainid") ?? query(req, "domain_id");
     if (domain !== undefined && domain !== "0") throw new ChainError(ErrorCode.DOMAIN_NOT_EXIST, `domain ${domain} does not exist`);
     if (req.method === "POST") {
       const text = typeof req.body === "string" ? req.body : "";
       try {
-        req.body = text.trim() === "" ? {} : parseJson(text);
+        req.body = text.trim() === "" ? {} : await bodies.parse(text);
       } catch (error) {
+        if (error instanceof ChainError) throw error;
         throw new ChainError(ErrorCode.INVALID_PARAMETER, `the request body is not valid JSON: ${(error as Error).message}`);
       }
       // Every route reads fields of an object: `null`, an array or a number would fail as an internal error.
@@ -66,7 +94,10 @@ export function createApp(mount: (app: express.Express) => void, stats: WebServe
   app.use((req, res) => sendJson(res, { error_code: ErrorCode.NOT_EXIST, error_desc: `no route ${req.method} ${req.path}` }, 404));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const e = error as { type?: string; status?: number; message?: string };
-    if (e.type === "entity.too.large") {
+    if (e.type === "request.aborted") {
+      // The client went away before its body ended: nobody to answer, nothing to log.
+      res.destroy();
+    } else if (e.type === "entity.too.large") {
       sendJson(res, { error_code: ErrorCode.INVALID_PARAMETER, error_desc: `request body is larger than ${BODY_LIMIT}` }, 413);
     } else if (error instanceof ChainError) {
       sendJson(res, { error_code: error.code, error_desc: error.message, result: null });

@@ -2,11 +2,18 @@ import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protoco
 
 export interface PoolLimits {
   total: number;
+  /** Bytes of the pooled transactions (their envelopes), all accounts together. */
+  totalBytes: number;
   perAccount: number;
   expiryMs: number;
 }
 
-export const DEFAULT_POOL_LIMITS: PoolLimits = { total: 10_240, perAccount: 64, expiryMs: 10 * 60 * 1000 };
+/**
+ * 64 MiB of transactions at most: a client sent 40 transactions of 0.9 MB behind a nonce gap (never
+ * executed, never charged) and validators held them for the ten minutes of expiry, passing them on again
+ * and again (docs/api.md, "The transaction pool").
+ */
+export const DEFAULT_POOL_LIMITS: PoolLimits = { total: 10_240, totalBytes: 64 << 20, perAccount: 64, expiryMs: 10 * 60 * 1000 };
 
 export interface PooledTx {
   tx: SignedTransaction;
@@ -25,6 +32,8 @@ export class TxPool {
   private readonly byHash = new Map<string, PooledTx>();
   /** source → nonce → entry */
   private readonly byAccount = new Map<string, Map<bigint, PooledTx>>();
+  /** Sum of the pooled transactions' `envSize`. */
+  private bytes = 0;
   /** Lifetime counters for getModulesStatus. */
   added = 0;
   removed = 0;
@@ -65,11 +74,13 @@ export class TxPool {
           `a transaction with nonce ${nonce} from ${source} is already pooled; a replacement needs gas_price ≥ ${(oldPrice * 11n + 9n) / 10n}`,
         );
       }
+      this.checkBytes(tx.envSize - existing.tx.envSize);
       this.delete(existing);
       this.put(tx, now);
       return "replaced";
     }
     if (this.byHash.size >= this.limits.total) throw new ChainError(ErrorCode.TX_POOL_FULL, `the transaction pool is full (${this.limits.total})`);
+    this.checkBytes(tx.envSize);
     if (queue && queue.size >= this.limits.perAccount) {
       // A lower nonce pushes out the account's highest one: it goes into a ledger first, and a pool that
       // held only the later ones would never propose the account (validators with the lower one would wait).
@@ -120,6 +131,16 @@ export class TxPool {
     return expired.map((e) => e.tx);
   }
 
+  get byteSize(): number {
+    return this.bytes;
+  }
+
+  private checkBytes(added: number): void {
+    if (this.bytes + added > this.limits.totalBytes) {
+      throw new ChainError(ErrorCode.TX_POOL_FULL, `the transaction pool is full (${this.limits.totalBytes} bytes of transactions): retry later`);
+    }
+  }
+
   private put(tx: SignedTransaction, now: number): void {
     const entry = { tx, incomingTime: now };
     const source = tx.transaction.source_address!;
@@ -127,6 +148,7 @@ export class TxPool {
     if (!queue) this.byAccount.set(source, (queue = new Map()));
     queue.set(tx.transaction.nonce!, entry);
     this.byHash.set(tx.hashHex, entry);
+    this.bytes += tx.envSize;
     this.added++;
   }
 
@@ -136,6 +158,7 @@ export class TxPool {
     queue.delete(entry.tx.transaction.nonce!);
     if (queue.size === 0) this.byAccount.delete(source);
     this.byHash.delete(entry.tx.hashHex);
+    this.bytes -= entry.tx.envSize;
     this.removed++;
   }
 }

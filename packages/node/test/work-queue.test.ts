@@ -1,10 +1,11 @@
 // callContract and testTransaction wait their turn (docs/contracts.md §13, "Queries"): fifty full-budget
-// queries at once starved each other past the clock guard (twenty-third review of 2026-11-26).
+// queries at once starved each other past the clock guard (twenty-third review of 2026-11-26). Large request
+// bodies wait theirs the same way (docs/api.md, "Request bodies").
 import { expect } from "chai";
 import { ChainError, ErrorCode } from "@chainsim/protocol";
-import { QueryQueue } from "../src/execution/contracts/query-queue.js";
+import { WorkQueue } from "../src/work-queue.js";
 
-describe("the query queue", () => {
+describe("the work queue", () => {
   /** A query that runs until `finish` is called; `started` tells whether it began. */
   function held() {
     let finish!: (value: string) => void;
@@ -17,12 +18,13 @@ describe("the query queue", () => {
   }
 
   it("runs `concurrency` queries at once and the rest in arrival order, refusing with 114 past `maxWaiting`", async () => {
-    const queue = new QueryQueue(2, 2);
+    const queue = new WorkQueue(2, 2, "contract queries");
     const [a, b, c, d] = [held(), held(), held(), held()];
     const answers = [a, b, c, d].map((h) => queue.run(h.run));
     const refused = await queue.run(async () => "never").catch((e: ChainError) => e);
     expect(refused).to.be.instanceOf(ChainError);
     expect((refused as ChainError).code).to.equal(ErrorCode.TX_POOL_FULL);
+    expect((refused as ChainError).message).to.equal("this validator has 2 contract queries waiting: retry later");
     expect([a, b, c, d].map((h) => h.query.started)).to.deep.equal([true, true, false, false]);
     b.query.finish("b");
     await answers[1];
@@ -35,7 +37,7 @@ describe("the query queue", () => {
   });
 
   it("frees the slot of a query that fails", async () => {
-    const queue = new QueryQueue(1, 1);
+    const queue = new WorkQueue(1, 1, "contract queries");
     const failing = queue.run(async () => Promise.reject(new Error("boom")));
     const after = queue.run(async () => "ran");
     expect(await failing.catch((e: Error) => e.message)).to.equal("boom");

@@ -1,0 +1,61 @@
+// Transaction gossip (docs/consensus.md, "Transaction gossip"): batches bounded in bytes, and transactions
+// passed on again with a growing wait. A batch of large pooled transactions passed the frame cap and its
+// throw ended the validator; the whole pool, passed on every 2 s, kept the links full (review of 2026-11-27).
+import { expect } from "chai";
+import { codecs, type SignedTransaction } from "@chainsim/protocol";
+import { BATCH_MAX_BYTES, REGOSSIP_MAX_MS, TxGossip } from "../src/consensus/tx-gossip.js";
+import type { PeerNetwork } from "../src/p2p/index.js";
+import type { TxService } from "../src/pool/tx-service.js";
+import { TxPool } from "../src/pool/tx-pool.js";
+import { buildTx, makeKey, op } from "./helpers/chain.js";
+
+const A = makeKey("a");
+
+/** A gossip over a pool of its own, recording what it broadcasts (hashes per message). */
+function harness(broadcastFails = false) {
+  const pool = new TxPool({ total: 1000, totalBytes: 1 << 30, perAccount: 1000, expiryMs: 10 ** 9 });
+  const sent: string[][] = [];
+  const logs: string[] = [];
+  const network = {
+    broadcast(payload: Uint8Array) {
+      if (broadcastFails) throw new Error("frame too large");
+      sent.push((codecs.TxBatch.decode(payload).txs ?? []).map((env) => String(codecs.Transaction.decode(env.transaction!).nonce)));
+    },
+  } as unknown as PeerNetwork;
+  const txs = { pool, onAdmitted() {} } as unknown as TxService;
+  return { pool, sent, logs, gossip: new TxGossip(network, txs, (line) => logs.push(line)) };
+}
+
+/** A transaction of about `bytes` bytes. */
+const sized = (nonce: bigint, bytes: number): Promise<SignedTransaction> => buildTx(A, [op.log("t", ["x".repeat(bytes)])], { nonce });
+
+describe("TxGossip", () => {
+  it("splits what it passes on into messages of at most BATCH_MAX_BYTES", async () => {
+    const { pool, sent, gossip } = harness();
+    const third = Math.floor(BATCH_MAX_BYTES / 3);
+    for (let n = 1n; n <= 7n; n++) pool.insert(await sized(n, third), 0);
+    gossip.passOnWaiting(2000);
+    (gossip as unknown as { flush(): void }).flush();
+    expect(sent).to.deep.equal([["1", "2"], ["3", "4"], ["5", "6"], ["7"]]);
+  });
+
+  it("passes a waiting transaction on again after 2 s, then after 4, 8, 16 and every 32 s", async () => {
+    const { pool, sent, gossip } = harness();
+    pool.insert(await sized(1n, 10), 0);
+    const passedAt: number[] = [];
+    for (let now = 0; now <= 120_000; now += 1000) {
+      gossip.passOnWaiting(now);
+      (gossip as unknown as { flush(): void }).flush();
+      if (sent.length > passedAt.length) passedAt.push(now);
+    }
+    expect(passedAt).to.deep.equal([2000, 6000, 14_000, 30_000, 30_000 + REGOSSIP_MAX_MS, 30_000 + 2 * REGOSSIP_MAX_MS]);
+  });
+
+  it("logs a batch the network cannot send, and goes on", async () => {
+    const { pool, logs, gossip } = harness(true);
+    pool.insert(await sized(1n, 10), 0);
+    gossip.passOnWaiting(2000);
+    expect(() => (gossip as unknown as { flush(): void }).flush()).to.not.throw();
+    expect(logs).to.deep.equal(["gossip: 1 transactions could not be passed on: frame too large"]);
+  });
+});
