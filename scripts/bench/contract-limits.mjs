@@ -99,6 +99,10 @@ const HEAVY = {
   "Object.prototype.toString of a 64 Ki-unit Symbol.toStringTag, read": `const o = { [Symbol.toStringTag]: "a".repeat(65536) }; const ts = Object.prototype.toString; for (;;) ts.call(o).charCodeAt(0);`,
   "writes missing down 15 of chainsim's views as prototypes": `let p = Object.prototype; for (let i = 0; i < 15; i++) { const a = { get length() { return 1; }, 0: 0 }; Object.setPrototypeOf(a, p); let cap; Array.prototype.find.call(a, (v, k, x) => { cap = x; }); p = cap; } for (;;) { const u = Object.create(p); u.a = 1; u.b = 1; u.c = 1; u.d = 1; }`,
   "a non-global regular expression over 100,000 characters": `const t = "x".repeat(100000); const re = /[^]*y/; re.lastIndex = t.length - 1; for (;;) re.test(t);`,
+  // The review of 2026-11-27: regular expressions made by the thousand, iterators over deleted entries, Set bookkeeping.
+  "regular-expression literals, 400 a loop": `for (;;) { ${"/a/;".repeat(400)} }`,
+  "fresh Set iterators over 24,575 deleted entries": `const N = 32768; const arr = [...Array(N).keys()]; const s = new Set(arr); arr.slice(0, N - 8193).forEach(s.delete, s); for (;;) { ${"s.values().next(), ".repeat(30)}0; }`,
+  "a Set's clear as a bound function, 60 a loop": `const s = new Set(); const c = s.clear.bind(s); for (;;) { ${"c(), ".repeat(60)}0; }`,
 };
 const env = { thisAddress: "did:bid:a", block: { timestamp: 1, number: 2 }, tx: { initiator: "i", sender: "s", gasPrice: "1", hash: "h", feeLimit: "1" }, msg: { initiator: "i", sender: "s", nonce: 1, operationIndex: 0 } };
 const host = { call: async (name) => (name === "getBalance" ? "1" : false) };

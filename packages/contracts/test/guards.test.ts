@@ -80,16 +80,33 @@ function intHash(key: number): number {
   x = (x ^ (x >>> 16)) >>> 0;
   return x & 0x3fffffff;
 }
+const doubleBits = new Float64Array(1);
+const doubleWords = new Uint32Array(doubleBits.buffer);
+/** ComputeLongHash on the two 32-bit halves of the bits (BigInt made the search for colliding keys take minutes). */
 function doubleHash(value: number): number {
-  const word = new BigUint64Array(new Float64Array([value]).buffer)[0]!;
-  const M = (1n << 64n) - 1n;
-  let h = (~word + (word << 18n)) & M;
-  h ^= h >> 31n;
-  h = (h * 21n) & M;
-  h ^= h >> 11n;
-  h = (h + (h << 6n)) & M;
-  h ^= h >> 22n;
-  return Number(h & 0x3fffffffn);
+  doubleBits[0] = value;
+  let lo = doubleWords[0]!;
+  let hi = doubleWords[1]!;
+  // h = ~w + (w << 18)
+  const sum = (~lo >>> 0) + ((lo << 18) >>> 0);
+  hi = ((~hi >>> 0) + (((hi << 18) | (lo >>> 14)) >>> 0) + (sum > 0xffffffff ? 1 : 0)) >>> 0;
+  lo = sum >>> 0;
+  // h ^= h >> 31
+  lo = (lo ^ ((lo >>> 31) | (hi << 1))) >>> 0;
+  hi = (hi ^ (hi >>> 31)) >>> 0;
+  // h *= 21 (lo * 21 stays below 2^53: exact)
+  const product = lo * 21;
+  hi = (Math.imul(hi, 21) + Math.floor(product / 2 ** 32)) >>> 0;
+  lo = product >>> 0;
+  // h ^= h >> 11
+  lo = (lo ^ ((lo >>> 11) | (hi << 21))) >>> 0;
+  hi = (hi ^ (hi >>> 11)) >>> 0;
+  // h += h << 6
+  const added = lo + ((lo << 6) >>> 0);
+  hi = (hi + (((hi << 6) | (lo >>> 26)) >>> 0) + (added > 0xffffffff ? 1 : 0)) >>> 0;
+  lo = added >>> 0;
+  // h ^= h >> 22, of which only the low 30 bits count
+  return ((lo ^ ((lo >>> 22) | (hi << 10))) >>> 0) & 0x3fffffff;
 }
 /** `count` numbers (from `make(i)`) whose hashes agree in their low 14 bits: one bucket of every table up to 16,384. */
 function colliding(count: number, make: (i: number) => number, hash: (key: number) => number): number[] {
@@ -386,6 +403,11 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
         [`a missing key looked up among 8,192 ${kind} of its bucket`, `const s = new Set(${JSON.stringify((keys as number[]).slice(0, 8192))}); const x = ${(keys as number[])[16384]}; for (;;) { s.has(x); s.has(x); s.has(x); s.has(x); }`, "Step exceeding limit"],
         [`lookups down a chain of 16,384 deleted ${kind}, the table kept from shrinking`, `const a = ${JSON.stringify((keys as number[]).slice(0, 16384))}; const s = new Set(a); for (let i = 0; i < 20000; i++) s.add(-i - 0.5); for (const k of a) s.delete(k); const x = ${(keys as number[])[16384]}; for (;;) { ${"s.has(x); ".repeat(16)} }`, "Step exceeding limit"],
       ]),
+      // Review of 2026-11-27: fresh iterators over a table of deleted entries; regular expressions made by the thousand.
+      ["fresh Set iterators over 24,575 deleted entries", `const N = 32768; const arr = [...Array(N).keys()]; const s = new Set(arr); arr.slice(0, N - 8193).forEach(s.delete, s); for (;;) { ${"s.values().next(), ".repeat(30)}0; }`, "Step exceeding limit"],
+      ["fresh Map iterators over 24,575 deleted entries", `const N = 32768; const arr = [...Array(N).keys()]; const m = new Map(arr.entries()); arr.slice(0, N - 8193).forEach(m.delete, m); for (;;) { ${"m.keys().next(), ".repeat(30)}0; }`, "Step exceeding limit"],
+      ["regular-expression literals, 400 a loop", `for (;;) { ${"/a/;".repeat(400)} }`, "Step exceeding limit"],
+      ["regular expressions made by new, 100 a loop", `const R = RegExp; for (;;) { ${"new R('a');".repeat(100)} }`, "Step exceeding limit"],
       ["regular expressions of Unicode properties of strings under v and i, made in a loop", `let k = 0; for (;;) { k++; try { new RegExp("[\\\\p{RGI_Emoji}]" + k, "vi"); } catch (e) {} }`, "Step exceeding limit"],
     ];
     for (const [name, body, exception] of heavy) {
@@ -604,6 +626,9 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["an object escaping a class field initialiser", `let esc; class A { x = (esc = this, null.x); } function G() {} ${chainOf(300, "G.prototype = last; try { Reflect.construct(A, [], G); } catch (e) {} last = esc;")}`],
       ["a function's prototype set by defineProperty", `function F() {} ${chainOf(300, "Object.defineProperty(F, 'prototype', { value: last }); last = new F();")}`],
       ["a function's prototype set by destructuring", `function F() {} ${chainOf(300, "({ p: F.prototype } = { p: last }); last = new F();")}`],
+      // Review of 2026-11-27: a newTarget whose `prototype` a trap or getter answers differently to V8's own read.
+      ["Reflect.construct with a proxy newTarget answering deeper each time", `const h = []; h.get = [].pop; const T = new Proxy(function () {}, h); const s = {}; ${chainOf(300, "h.push(last, s); last = Reflect.construct(Object, [], T);")}`],
+      ["Reflect.construct with a bound newTarget's prototype getter", `const h = []; const T = function () {}.bind(); Object.defineProperty(T, "prototype", { get: [].pop.bind(h) }); const s = {}; ${chainOf(300, "h.push(last, s); last = Reflect.construct(Object, [], T);")}`],
       ["moving a class's prototype, instances under it", `class A {} const a = new A(); let l = {}; for (let i = 0; i < ${CHAIN - 2}; i++) l = Object.create(l); Object.setPrototypeOf(A.prototype, l); return "moved";`],
     ];
     it("counts a computed member as 4 syntax nodes: 300 element reads that miss cost 9 steps more than 3 nodes each would", async () => {

@@ -115,6 +115,37 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     }
   });
 
+  /** A source of about 250 KB, new to the worker (`tag`), that takes chainsim far longer to instrument than V8 to compile and run. */
+  const large = (tag: string) =>
+    `function main() { let n = 0; for (let i = 0; i < 3; i++) n += JSON.stringify(Array(2000).fill(7)).length; return String(n); } function never(o, k) { /* ${tag} */ ${"o[k] = o[k];".repeat(20_000)} }`;
+
+  it("does not count preparing a contract's code (instrumenting it, on a cache miss) against the clock guard", async () => {
+    await runtime.execute(request(`function main() {}`, host)); // the worker is up
+    const uncounted: number[] = [];
+    const run = request(large(`${Math.random()}`), host, { deadline: performance.now() + 150, uncounted: (ms) => uncounted.push(ms) });
+    expect((await runtime.execute(run)).value).to.equal(String(3 * 4001));
+    // The transaction's clock moves by what the worker says preparing took.
+    expect(uncounted).to.have.length(1);
+    expect(uncounted[0]).to.be.greaterThan(0);
+  });
+
+  it("checks code in the worker: the caller's event loop turns meanwhile, and a refusal arrives as the ContractFailure it is", async () => {
+    await runtime.execute(request(`function main() {}`, host));
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    try {
+      await runtime.validate(large(`${Math.random()}`));
+    } finally {
+      clearInterval(timer);
+    }
+    expect(turns).to.be.greaterThan(0);
+    const refused = await failure(runtime.validate("function main() { with (o) {} }"));
+    expect(refused.code).to.equal(152);
+    expect(refused.exception).to.match(/^'with' statement is not allowed in contracts/);
+    const tooLarge = await failure(runtime.validate("x".repeat(DEFAULT_CONTRACT_LIMITS.codeBytes + 1)));
+    expect([tooLarge.code, tooLarge.exception]).to.deep.equal([155, "Contract code is too large"]);
+  });
+
   // Limits so loose that the models cannot stop what follows: the guards themselves are what is tested.
   const unmetered = { ...DEFAULT_CONTRACT_LIMITS, sizeUnit: 2 ** 60, stackBytes: 2 ** 40, memoryBytes: 2 ** 40 };
 

@@ -45,6 +45,17 @@ describe("contract limits and sandbox", function () {
     }
   });
 
+  it("charges a nested run 400 steps and a step per 64 bytes of the callee's source, besides the built-in's 100", async () => {
+    // Each call below costs 100 + 400 + 100 (6,400 bytes) and a few steps of its own: 15 fit a budget of
+    // 10,240, 18 do not. At 100 a call, a budget of them reached the clock (review of 2026-11-27).
+    const callee = await deployContract(chain, user, `function init() {} function query() { return "q"; } // ${"x".repeat(6400 - 60)}`);
+    const caller = await deployContract(chain, user, `function init() {} function main(n) { for (let i = 0; i < Number(n); i++) Chain.delegateQuery("${callee}", ""); }`);
+    expect(recordCode(await invokeContract(chain, user, caller, "15"))).to.equal(0);
+    const record = await invokeContract(chain, user, caller, "18");
+    expect(recordCode(record)).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED);
+    expect(JSON.parse(record.error_desc!).exception).to.equal("Step exceeding limit");
+  });
+
   it("refuses code over 256 KiB with 155 and creates nothing", async () => {
     const code = `function init() {}\n//${"x".repeat(256 * 1024)}`;
     const record = await chain.run(user, [deployOp(code)], { fee_limit: 1_000_000_000n });

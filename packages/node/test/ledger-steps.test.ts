@@ -3,9 +3,9 @@
 // longer than the view timeout and the network changed view for 50 s (twenty-third review of 2026-11-26).
 import { expect } from "chai";
 import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protocol";
-import { LEDGER_STEP_BUDGETS } from "../src/execution/executor.js";
+import { DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS } from "../src/execution/executor.js";
 import { TestChain, chainPerTest, makeKey, recordCode } from "./helpers/chain.js";
-import { CONTRACT_FEE, callOp, deployContract } from "./helpers/contracts.js";
+import { CONTRACT_FEE, callOp, deployContract, deployOp } from "./helpers/contracts.js";
 
 describe("contract steps per ledger", function () {
   this.timeout(30_000);
@@ -35,6 +35,16 @@ describe("contract steps per ledger", function () {
     // What steps leave room for still goes in whole: transfers spend none.
     const light = await chain.ledgers.close({ ...next(), txs: [transfer, spenders[LEDGER_STEP_BUDGETS]!] }, "propose");
     expect([light.included.length, light.full]).to.deep.equal([2, false]);
+  });
+
+  it("counts a deployment's source against them, a step per DEPLOYED_BYTES_PER_STEP bytes (instrumenting it takes time)", async () => {
+    // Each source is a budget's worth of bytes: the ledger is full after LEDGER_STEP_BUDGETS of them.
+    const source = (i: number) => `function init() {} // ${i} ${"x".repeat(2_000 * DEPLOYED_BYTES_PER_STEP)}`;
+    const deployments = await Promise.all(users.map((user, i) => chain.tx(user, [deployOp(source(i))], { fee_limit: 10n * CONTRACT_FEE })));
+    const ledger = await chain.ledgers.close({ ...next(), txs: deployments }, "propose");
+    expect(ledger.included.map((tx) => tx.hashHex)).to.deep.equal(deployments.slice(0, LEDGER_STEP_BUDGETS).map((tx) => tx.hashHex));
+    expect(ledger.full).to.equal(true);
+    expect(recordCode(await chain.record(deployments[0]!))).to.equal(0);
   });
 
   it("a backup refuses a value that goes on past them; a decided value is applied whole", async () => {

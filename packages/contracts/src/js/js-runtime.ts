@@ -43,6 +43,11 @@ export interface ExecutionRequest {
   meter: StepMeter;
   /** performance.now() by which the user transaction must be done (the wall-clock guard). */
   deadline: number;
+  /**
+   * Told the milliseconds this run spent preparing the contract's code (instrumenting it), which the clock
+   * guard does not count: the run's own deadline moves by as much, and so should the transaction's.
+   */
+  uncounted?: (ms: number) => void;
   log: (text: string) => void;
 }
 
@@ -125,13 +130,18 @@ export class JsRuntime implements ContractRuntime {
 
   constructor(private readonly limits: ContractLimits) {}
 
-  validate(code: string): void {
+  async validate(code: string): Promise<void> {
     validateContract(code, this.limits);
   }
 
   async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
     const started = performance.now();
     const code = instrumentContract(request.code, this.limits);
+    // Instrumenting is deterministic work bounded by the source's size, slow only on a cache miss (a new
+    // worker, a validator restarted): the clock starts after it, so that a miss cannot decide a run.
+    const preparingMs = performance.now() - started;
+    const deadline = request.deadline + preparingMs;
+    request.uncounted?.(preparingMs);
     const prepared = await this.take();
     const { isolate, context } = prepared;
     prepared.slot.request = request;
@@ -148,7 +158,7 @@ export class JsRuntime implements ContractRuntime {
         const where = / \[contract\.js:(\d+):\d+\]$/.exec(message);
         throw new ContractFailure(CONTRACT_SYNTAX_ERROR, truncateUtf8(where ? message.slice(0, where.index) : message), where ? Number(where[1]) : 0);
       }
-      const timeout = () => Math.max(1, Math.floor(request.deadline - performance.now()));
+      const timeout = () => Math.max(1, Math.floor(deadline - performance.now()));
       const wrapper = (await script.run(context, { reference: true, timeout: timeout() })) as ivm.Reference;
       const reportJson = (await prepared.run.apply(undefined, [wrapper.derefInto(), request.entry, request.input], { timeout: timeout(), result: { copy: true } })) as string;
       wrapper.release();

@@ -6,8 +6,14 @@ import { BuiltinError } from "../host.js";
 import type { ContractLimits } from "../limits.js";
 import type { ExecutionOutcome, ExecutionRequest } from "../js/js-runtime.js";
 import type { ContractRuntime } from "../runtime.js";
-import { validateContract } from "../validate.js";
-import type { FromWorker, MeterState, ToWorker } from "./protocol.js";
+import type { FromWorker, MeterState, RunFailure, ToWorker } from "./protocol.js";
+
+/** The error a failure reported by the worker stands for (a host failure is rebuilt by the caller). */
+function rebuild(failure: RunFailure): Error {
+  if (failure.kind === "contract") return failure.guard ? new GuardTripped(failure.exception) : new ContractFailure(failure.code, failure.exception, failure.linenum, failure.stack);
+  if (failure.kind === "error") return new Error(failure.message);
+  return new Error("a contract transaction failed");
+}
 
 export interface WorkerOptions {
   /** RLIMIT_STACK of the worker in KiB: its isolate threads get that much real stack. */
@@ -33,7 +39,17 @@ interface Child {
   /** Why this worker was killed on purpose, for the runs it had. */
   killedFor?: string;
   ready: Promise<void>;
-  runs: Map<number, { request: ExecutionRequest; resolve: (outcome: ExecutionOutcome) => void; reject: (error: Error) => void }>;
+  runs: Map<number, Run>;
+  validations: Map<number, { resolve: () => void; reject: (error: Error) => void }>;
+}
+
+interface Run {
+  request: ExecutionRequest;
+  resolve: (outcome: ExecutionOutcome) => void;
+  reject: (error: Error) => void;
+  /** performance.now() at which the worker is killed if the run has not ended (moved by uncounted time). */
+  killAt: number;
+  watchdog?: NodeJS.Timeout;
 }
 
 /**
@@ -60,8 +76,15 @@ export class ContractWorkerRuntime implements ContractRuntime {
     this.start().ready.catch(() => {});
   }
 
-  validate(code: string): void {
-    validateContract(code, this.limits);
+  /** Checks code in the worker: instrumenting it takes up to seconds, which the validator's event loop cannot spare. */
+  async validate(code: string): Promise<void> {
+    const child = this.start();
+    await child.ready;
+    const id = this.nextRun++;
+    return new Promise<void>((resolve, reject) => {
+      child.validations.set(id, { resolve, reject });
+      this.send(child, { type: "validate", id, code });
+    });
   }
 
   /** The worker's process id, once started (tests kill it). */
@@ -77,13 +100,11 @@ export class ContractWorkerRuntime implements ContractRuntime {
     const waited = performance.now() - waitStarted;
     const id = this.nextRun++;
     const timeLeftMs = Math.max(1, request.deadline + waited - performance.now());
-    const watchdog = setTimeout(() => {
-      if (!child.runs.has(id)) return;
-      child.killedFor ??= TIME_EXPIRED;
-      child.process.kill("SIGKILL");
-    }, timeLeftMs + OVERRUN_GRACE_MS);
+    let run!: Run;
     return new Promise<ExecutionOutcome>((resolve, reject) => {
-      child.runs.set(id, { request, resolve, reject });
+      run = { request, resolve, reject, killAt: performance.now() + timeLeftMs + OVERRUN_GRACE_MS };
+      child.runs.set(id, run);
+      this.arm(child, id, run);
       this.send(child, {
         type: "execute",
         id,
@@ -97,7 +118,17 @@ export class ContractWorkerRuntime implements ContractRuntime {
         meter: meterState(request),
         timeLeftMs,
       });
-    }).finally(() => clearTimeout(watchdog));
+    }).finally(() => clearTimeout(run.watchdog));
+  }
+
+  /** (Re)sets the run's watchdog: the worker is killed at `run.killAt` if the run is still in it. */
+  private arm(child: Child, id: number, run: Run): void {
+    clearTimeout(run.watchdog);
+    run.watchdog = setTimeout(() => {
+      if (!child.runs.has(id)) return;
+      child.killedFor ??= TIME_EXPIRED;
+      child.process.kill("SIGKILL");
+    }, Math.max(0, run.killAt - performance.now()));
   }
 
   dispose(): void {
@@ -108,7 +139,9 @@ export class ContractWorkerRuntime implements ContractRuntime {
     if (!child) return;
     child.process.kill("SIGKILL");
     for (const run of child.runs.values()) run.reject(new Error("the contract runtime is disposed"));
+    for (const validation of child.validations.values()) validation.reject(new Error("the contract runtime is disposed"));
     child.runs.clear();
+    child.validations.clear();
   }
 
   private start(): Child {
@@ -124,7 +157,7 @@ export class ContractWorkerRuntime implements ContractRuntime {
     let started = false;
     let ready!: () => void;
     let failed!: (error: Error) => void;
-    const child: Child = { process: process_, ready: new Promise((resolve, reject) => ((ready = resolve), (failed = reject))), runs: new Map() };
+    const child: Child = { process: process_, ready: new Promise((resolve, reject) => ((ready = resolve), (failed = reject))), runs: new Map(), validations: new Map() };
     child.ready.catch(() => {});
     this.child = child;
     process_.on("message", (message: FromWorker) => {
@@ -149,10 +182,14 @@ export class ContractWorkerRuntime implements ContractRuntime {
       const reason = child.killedFor ?? ENGINE_MEMORY_LIMIT;
       if (child.runs.size > 0) this.options.log?.(`contract worker ${process_.pid} ${child.killedFor ? "killed" : "died"} (${signal ?? `code ${code}`}) with ${child.runs.size} run(s): they fail with 155 ${reason}`);
       for (const run of child.runs.values()) {
+        clearTimeout(run.watchdog);
         run.request.meter.fatal ??= new GuardTripped(reason);
         run.reject(new GuardTripped(reason));
       }
       child.runs.clear();
+      // A deployment whose check was in the dying worker is not decided either way: a guard trip too.
+      for (const validation of child.validations.values()) validation.reject(new GuardTripped(reason));
+      child.validations.clear();
       // A worker that had started is replaced at once; one that failed to start is retried by the next run.
       if (started && !this.disposed && this.child === undefined) this.start().ready.catch(() => {});
     });
@@ -165,12 +202,24 @@ export class ContractWorkerRuntime implements ContractRuntime {
   }
 
   private receive(child: Child, message: FromWorker): void {
+    if (message.type === "validated") {
+      const validation = child.validations.get(message.id);
+      child.validations.delete(message.id);
+      if (!message.failure) validation?.resolve();
+      else validation?.reject(rebuild(message.failure));
+      return;
+    }
     const run = child.runs.get((message as { id: number }).id);
     if (!run) return;
     const { request } = run;
     switch (message.type) {
       case "log":
         request.log(message.text);
+        return;
+      case "uncounted":
+        run.killAt += message.ms;
+        this.arm(child, message.id, run);
+        request.uncounted?.(message.ms);
         return;
       case "hostCall":
         void this.hostCall(child, request, message);
@@ -181,11 +230,10 @@ export class ContractWorkerRuntime implements ContractRuntime {
         if (message.outcome) return run.resolve(message.outcome);
         const failure = message.failure!;
         if (failure.kind === "host") return run.reject(request.meter.fatal ?? new Error("a contract transaction failed"));
-        if (failure.kind === "error") return run.reject(new Error(failure.message));
-        const error = failure.guard ? new GuardTripped(failure.exception) : new ContractFailure(failure.code, failure.exception, failure.linenum, failure.stack);
+        const error = rebuild(failure);
         // A limit fails the whole user transaction, even in a run that catches the nested failure.
-        if (failure.fatal) request.meter.fatal ??= error;
-        return run.reject(request.meter.fatal && failure.fatal ? request.meter.fatal : error);
+        if (failure.kind === "contract" && failure.fatal) request.meter.fatal ??= error;
+        return run.reject(request.meter.fatal && failure.kind === "contract" && failure.fatal ? request.meter.fatal : error);
       }
     }
   }

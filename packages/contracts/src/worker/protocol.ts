@@ -29,10 +29,15 @@ export type ToWorker =
       /** Milliseconds left of the wall-clock guard. */
       timeLeftMs: number;
     })
-  | { type: "answer"; call: number; meter: MeterState; result?: unknown; error?: { builtin: boolean; message: string } };
+  | { type: "answer"; call: number; meter: MeterState; result?: unknown; error?: { builtin: boolean; message: string } }
+  /** Check code before deployment (ContractRuntime.validate). */
+  | { type: "validate"; id: number; code: string };
 
 export type FromWorker =
   | { type: "ready"; stackBytes: number }
   | { type: "hostCall"; id: number; call: number; name: string; args: unknown[]; meter: MeterState }
   | { type: "log"; id: number; text: string }
-  | { type: "done"; id: number; meter: MeterState; outcome?: ExecutionOutcome; failure?: RunFailure };
+  | { type: "done"; id: number; meter: MeterState; outcome?: ExecutionOutcome; failure?: RunFailure }
+  /** A run spent `ms` preparing its code, which its clock guard does not count. */
+  | { type: "uncounted"; id: number; ms: number }
+  | { type: "validated"; id: number; failure?: RunFailure };

@@ -59,18 +59,31 @@ async function execute(message: Extract<ToWorker, { type: "execute" }>): Promise
       host,
       meter,
       deadline: performance.now() + message.timeLeftMs,
+      uncounted: (ms) => send({ type: "uncounted", id: message.id, ms }),
       log: (text) => send({ type: "log", id: message.id, text }),
     });
     reply = { type: "done", id: message.id, meter: state(meter), outcome };
   } catch (error) {
-    let failure: RunFailure;
-    if (error instanceof HostFatal) failure = { kind: "host" };
-    else if (error instanceof ContractFailure) {
-      failure = { kind: "contract", code: error.code, exception: error.exception, linenum: error.linenum, stack: error.contractStack, fatal: meter.fatal === error, guard: error instanceof GuardTripped };
-    } else failure = { kind: "error", message: error instanceof Error ? error.message : String(error) };
-    reply = { type: "done", id: message.id, meter: state(meter), failure };
+    reply = { type: "done", id: message.id, meter: state(meter), failure: describeFailure(error, meter) };
   }
   send(reply);
+}
+
+function describeFailure(error: unknown, meter?: StepMeter): RunFailure {
+  if (error instanceof HostFatal) return { kind: "host" };
+  if (error instanceof ContractFailure) {
+    return { kind: "contract", code: error.code, exception: error.exception, linenum: error.linenum, stack: error.contractStack, fatal: meter?.fatal === error, guard: error instanceof GuardTripped };
+  }
+  return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+}
+
+async function validate(message: Extract<ToWorker, { type: "validate" }>): Promise<void> {
+  try {
+    await runtime!.validate(message.code);
+    send({ type: "validated", id: message.id });
+  } catch (error) {
+    send({ type: "validated", id: message.id, failure: describeFailure(error) });
+  }
 }
 
 function answer(message: Extract<ToWorker, { type: "answer" }>): void {
@@ -96,6 +109,9 @@ process.on("message", (message: ToWorker) => {
       break;
     case "answer":
       answer(message);
+      break;
+    case "validate":
+      void validate(message);
       break;
   }
 });

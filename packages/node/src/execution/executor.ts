@@ -78,6 +78,12 @@ const DECIDED_TIME_FACTOR = 10;
  * timeout, and the network changed view for 50 s (twenty-third review of 2026-11-26).
  */
 export const LEDGER_STEP_BUDGETS = 4;
+/**
+ * A contract deployed costs the ledger's budget (not the transaction's) a step per this many bytes of its
+ * source: instrumenting it takes 1-4 ms a KB, and fifty deployments of 250 KB, cheap in steps, made a ledger
+ * of a minute (review of 2026-11-27). A 256 KiB contract counts 16,384 steps: two or three fit a ledger.
+ */
+export const DEPLOYED_BYTES_PER_STEP = 16;
 
 /** A transaction whose contract run ended on a guard: its outcome depends on this machine, so it is no result. */
 export class GuardTrippedTransaction extends Error {
@@ -227,7 +233,7 @@ export class Executor {
       actual_fee: run.fee(),
       contract_tx_hashes: contractTxs.map((r) => r.hash!),
     };
-    return { records: [record, ...contractTxs], steps: run.meter.used };
+    return { records: [record, ...contractTxs], steps: run.meter.used + Math.ceil(run.checkedSourceBytes / DEPLOYED_BYTES_PER_STEP) };
   }
 
   /** Finishes a ledger: metadata hashes, the account tree root, the header and its hash. */

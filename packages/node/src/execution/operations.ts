@@ -44,7 +44,7 @@ export interface ContractHooks {
   /** Address of a contract created without dest_address (compat.md §8). */
   deriveContractAddress(): string;
   /** Refuses code that cannot be deployed (152, 155, 156). */
-  validateContract(contract: Contract): void;
+  validateContract(contract: Contract): Promise<void>;
   /** Runs `init` of a contract account just created; a failure fails the operation. */
   contractCreated(address: string, initInput: string, initBalance: bigint): Promise<void>;
   /** Runs `main` of a contract account just paid; resolves with what main returned. */
@@ -107,7 +107,7 @@ async function createAccount(
   hooks: ContractHooks | undefined,
 ): Promise<void> {
   const contract = body.contract?.payload ? body.contract : undefined;
-  if (contract) contractHooks(hooks).validateContract(contract);
+  if (contract) await contractHooks(hooks).validateContract(contract);
   const dest = checkAddress(
     body.dest_address || !contract ? (body.dest_address ?? "") : contractHooks(hooks).deriveContractAddress(),
     "create_account.dest_address",

@@ -64,7 +64,7 @@ export function installCallGuards(kit: GuardKit): void {
       if (typeof target !== "function") construct(target, []); // throws V8's own TypeError, before the list is read
       const args = argumentList(source);
       if (rest.length > 0) prototypeOfNew(rest[0]);
-      return withArguments(args, () => (rest.length === 0 ? construct(target, args) : construct(target, args, rest[0]!)));
+      return withArguments(args, () => (rest.length === 0 ? construct(target, args) : madeChecked(construct(target, args, rest[0]!))));
     },
   }).construct);
 
@@ -77,6 +77,16 @@ export function installCallGuards(kit: GuardKit): void {
   const prototypeOfNew = (newTarget: unknown) => {
     if (typeof newTarget !== "function") return; // V8's TypeError
     kit.linkUnder((newTarget as { prototype?: unknown }).prototype, 0);
+  };
+  /**
+   * An object constructed with a newTarget whose `prototype` a trap or getter answers: V8 read it again
+   * and may have been answered another, deeper object (a proxy's `get` trap popping from a list built one
+   * object deeper each time made chains of 2,000; review of 2026-11-27). The prototype it really got is
+   * checked too; a chain past the limit ends the run, so the object can do nothing with it afterwards.
+   */
+  const madeChecked = (made: unknown): unknown => {
+    if (made !== null && typeof made === "object" && !kit.isProxy(made)) kit.linkUnder(getPrototypeOf(made), 0);
+    return made;
   };
 
   // ---- chains: V8 follows proxies and bound functions recursively, without contract frames -------------
@@ -116,7 +126,10 @@ export function installCallGuards(kit: GuardKit): void {
           if (trap === undefined || trap === null) {
             // What V8 does without the trap links objects as the guarded built-ins do (guards/kit.ts linkUnder).
             if (name === "setPrototypeOf") kit.relink(args[0], args[1]);
-            if (name === "construct") prototypeOfNew(args[2]);
+            if (name === "construct") {
+              prototypeOfNew(args[2]);
+              return madeChecked(apply(fallback, undefined, args));
+            }
             return apply(fallback, undefined, args);
           }
           if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '[object Object]' is not a function`);

@@ -100,6 +100,7 @@ export function installHashTableGuards(kit: GuardKit): void {
     numbers: Int32Array;
   }
   const INITIAL_CAPACITY = 4;
+  const REBUILD_UNITS = 512;
   const tables = new WeakMapCtor<object, Table>();
   /** The size of a Set or Map (its brand), or -1 for anything else. */
   const sizeOf = (receiver: unknown, isMap: boolean): number => {
@@ -118,8 +119,9 @@ export function installHashTableGuards(kit: GuardKit): void {
     table.numbers = new Int32ArrayCtor(mask + 1);
     const iterator = apply(isMap ? mapKeys : setValues, receiver, []);
     const next = isMap ? mapIteratorNext : setIteratorNext;
-    // V8 copies every entry; walking them here costs about as much.
-    work(table.live);
+    // V8 copies every entry; walking them here costs about as much, and the model's own table and iterator
+    // about a microsecond (a `clear` or a `delete` that shrinks, in a loop: twice a generic guarded call's time).
+    work(REBUILD_UNITS + table.live);
     for (;;) {
       const step = apply(next, iterator, []) as { done: boolean; value: unknown };
       if (step.done) return;
@@ -187,5 +189,24 @@ export function installHashTableGuards(kit: GuardKit): void {
     guard(isMap, "has", "reads");
     if (isMap) guard(isMap, "get", "reads");
     guard(isMap, "clear", "clears");
+  }
+  /**
+   * An iterator, or forEach, walks the deleted entries still in the table as well as the live ones (the
+   * live are charged by the collections' guards): a table keeps up to three deleted entries a live one
+   * before it shrinks, and a fresh iterator's first `next` skipping 24,575 of them in a loop reached the
+   * clock (review of 2026-11-27). HOLE_UNITS a deleted entry, when the iterator is made.
+   */
+  const HOLE_UNITS = 2;
+  for (const isMap of [false, true]) {
+    const proto = (isMap ? global.Map : global.Set).prototype;
+    for (const name of ["keys", "values", "entries", Symbol.iterator, "forEach"]) {
+      replace(proto, name, (original) => ({
+        method(this: unknown, ...args: unknown[]) {
+          const table = kit.isObject(this) ? (apply(weakGet, tables, [this]) as Table | undefined) : undefined;
+          if (table !== undefined) work(HOLE_UNITS * table.deleted);
+          return apply(original, this, args);
+        },
+      }).method);
+    }
   }
 }
