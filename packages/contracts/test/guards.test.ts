@@ -576,6 +576,17 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
     });
   });
 
+  it("charges a RegExp made 3,072 units however small, and a Set's iterator 2 units per deleted entry its table holds (review of 2026-11-27)", async () => {
+    const literals = (n: number) => query(`for (let i = 0; i < ${n}; i++) { ${"/a/;".repeat(100)} } return "made";`);
+    const regexps = (await literals(40)).steps - (await literals(0)).steps;
+    expect(regexps).to.be.at.least(Math.floor((4000 * 3072) / DEFAULT_CONTRACT_LIMITS.sizeUnit));
+    // 24,575 deleted entries ahead of 8,193 live ones (the table does not shrink): 2 units each per iterator.
+    const iterators = (n: number) =>
+      query(`const N = 32768; const arr = [...Array(N).keys()]; const s = new Set(arr); arr.slice(0, N - 8193).forEach(s.delete, s); for (let i = 0; i < ${n}; i++) s.values(); return "made";`);
+    const holes = (await iterators(40)).steps - (await iterators(0)).steps;
+    expect(holes).to.be.at.least(Math.floor((40 * 2 * 24575) / DEFAULT_CONTRACT_LIMITS.sizeUnit));
+  });
+
   it("charges a Set's or Map's operations on numbers by the numbers in their bucket, as V8 grows, purges and shrinks its table (twenty-third review of 2026-11-26)", async () => {
     const build = async (keys: number[]) => (await query(`const s = new Set(${JSON.stringify(keys)}); return "" + s.size;`)).steps;
     const spread = Array.from({ length: 2000 }, (_, i) => i);
