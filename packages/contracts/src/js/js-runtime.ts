@@ -141,7 +141,8 @@ export class JsRuntime implements ContractRuntime {
     // worker, a validator restarted): the clock starts after it, so that a miss cannot decide a run.
     const preparingMs = performance.now() - started;
     const deadline = request.deadline + preparingMs;
-    request.uncounted?.(preparingMs);
+    // A cache hit takes microseconds: not worth a message from the worker on every run.
+    if (preparingMs >= 1) request.uncounted?.(preparingMs);
     const prepared = await this.take();
     const { isolate, context } = prepared;
     prepared.slot.request = request;
