@@ -39,5 +39,5 @@ COPY networks networks
 RUN mkdir -p /data && rm -f node_modules/@chainsim/e2e node_modules/@chainsim/client
 VOLUME /data
 # isolated-vm on Node >= 20 needs the built-in snapshot off (see packages/cli/src/validator.ts).
-ENTRYPOINT ["node", "--no-node-snapshot", "/app/packages/cli/bin/chainsim.js"]
+ENTRYPOINT ["node", "--no-node-snapshot", "--max-old-space-size=1536", "/app/packages/cli/bin/chainsim.js"]
 CMD ["help"]

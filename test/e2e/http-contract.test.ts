@@ -111,29 +111,38 @@ describe("e2e: HTTP contract of a validator", function () {
     expect(unknownContract.body).to.deep.include({ error_code: ErrorCode.NOT_EXIST, result: null });
   });
 
-  it("refuses bodies past 64 MiB in flight with 114, and forgets aborted ones without an internal error", async () => {
+  it("counts bodies in flight by the bytes received: idle connections block nobody, and past 64 MiB the largest body is answered 114", async () => {
     const { hostname, port } = new URL(base);
-    // Four connections that each declare 16 MiB and send one byte hold the 64 MiB (docs/api.md, "Request bodies").
-    const held = await Promise.all(
-      Array.from({ length: 4 }, () => new Promise<Socket>((resolve, reject) => {
+    /** A connection that declares a body of `declared` bytes and sends `sent` of them; `answer` collects what comes back. */
+    const open = (declared: number, sent: number) =>
+      new Promise<{ socket: Socket; answer: () => string }>((resolve, reject) => {
+        let text = "";
         const socket = connect(Number(port), hostname, () => {
-          socket.write(`POST /getTransactionBlob HTTP/1.1\r\nHost: x\r\nContent-Length: ${16 << 20}\r\n\r\n{`);
-          resolve(socket);
+          socket.write(`POST /getTransactionBlob HTTP/1.1\r\nHost: x\r\nContent-Length: ${declared}\r\n\r\n`);
+          socket.write("a".repeat(sent), () => resolve({ socket, answer: () => text }));
         });
-        socket.on("error", reject);
-      })),
-    );
-    try {
-      // The four are in flight once the node has read their headers.
-      const refused = await waitFor("a fifth body refused", async () => {
-        const answer = (await raw("/getTransactionBlob", { method: "POST", body: "{}" })).body;
-        return answer.error_code === ErrorCode.TX_POOL_FULL ? answer : undefined;
+        socket.on("data", (chunk) => (text += chunk.toString()));
+        socket.on("error", () => {});
+        socket.once("error", reject);
       });
-      expect(refused).to.deep.equal({ error_code: ErrorCode.TX_POOL_FULL, error_desc: "this validator is receiving 64 MiB of request bodies: retry later", result: null });
+    const small = async () => (await raw("/getTransactionBlob", { method: "POST", body: "{}" })).body;
+    // Four connections that declare 16 MiB and send a byte (review of 2026-11-27: they refused every POST).
+    const idle = await Promise.all(Array.from({ length: 4 }, () => open(16 << 20, 1)));
+    try {
+      expect((await small()).error_code).to.equal(ErrorCode.INVALID_PARAMETER); // answered: no items
+      // Five bodies of 15 MiB less a byte: past 64 MiB, the largest in flight is answered 114 and closed.
+      const heavy = await Promise.all(Array.from({ length: 5 }, () => open(15 << 20, (15 << 20) - 1)));
+      try {
+        const refused = await waitFor("a body answered 114", async () => heavy.map((h) => h.answer()).find((text) => text.includes('"error_code":114')));
+        expect(refused).to.include("this validator is receiving 64 MiB of request bodies, this one the largest: retry later");
+        expect((await small()).error_code).to.equal(ErrorCode.INVALID_PARAMETER);
+      } finally {
+        heavy.forEach((h) => h.socket.destroy());
+      }
     } finally {
-      held.forEach((socket) => socket.destroy());
+      idle.forEach((h) => h.socket.destroy());
     }
-    await waitFor("bodies accepted again", async () => ((await raw("/getTransactionBlob", { method: "POST", body: "{}" })).body.error_code !== ErrorCode.TX_POOL_FULL ? true : undefined));
+    await waitFor("bodies accepted again", async () => ((await small()).error_code === ErrorCode.INVALID_PARAMETER ? true : undefined));
     const log = await readFile(net.handle.nodes[0].process.paths.logFile, "utf8");
     expect(log).to.not.match(/internal error|request aborted/);
   });

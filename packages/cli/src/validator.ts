@@ -35,7 +35,10 @@ export interface StartOptions {
 
 /** `node dist/src/bin.js node`: the same Node.js binary that runs this CLI. */
 // isolated-vm on Node ≥ 20 needs the built-in snapshot off, or isolates may crash (isolated-vm's README).
-export const VALIDATOR_COMMAND = [process.execPath, "--no-node-snapshot", BIN_PATH, "node"];
+// The heap limit (V8's default here is 4 GB) makes V8 collect garbage before a validator grows to gigabytes:
+// transactions passed on by peers, decoded and dropped, took validators to 3 GB (review of 2026-11-27).
+const VALIDATOR_HEAP_MB = 1536;
+export const VALIDATOR_COMMAND = [process.execPath, "--no-node-snapshot", `--max-old-space-size=${VALIDATOR_HEAP_MB}`, BIN_PATH, "node"];
 
 /**
  * Writes `config` to paths.configFile and starts `chainsim node --config <file>`, appending its stdout and

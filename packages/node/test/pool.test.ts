@@ -72,34 +72,36 @@ describe("TxPool", () => {
     expect(pool.size).to.equal(65);
   });
 
-  it("refuses any transaction beyond the total limit with 114", async () => {
+  it("makes room in a full pool by the last transaction of the account holding the most; that account itself gets 114", async () => {
     const pool = new TxPool({ total: 3, perAccount: 64, expiryMs: 1000, totalBytes: 1 << 20 });
-    pool.insert(await tx(A, 1n), 0);
-    pool.insert(await tx(A, 2n), 0);
-    pool.insert(await tx(B, 1n), 0);
-    expect(await codeOf(async () => pool.insert(await tx(C, 1n), 0))).to.equal(ErrorCode.TX_POOL_FULL);
-    expect(pool.size).to.equal(3);
-    expect(pool.insert(await tx(B, 1n, 110n, "replacement"), 0)).to.equal("replaced");
-    pool.remove(await tx(A, 2n));
-    expect(pool.insert(await tx(C, 1n), 0)).to.equal("added");
-  });
-
-  it("refuses a transaction that would pass totalBytes with 114, counting a replacement by what it adds", async () => {
-    const [a1, a2, b1] = [await tx(A, 1n), await tx(A, 2n), await tx(B, 1n)];
-    const pool = new TxPool({ total: 100, perAccount: 64, expiryMs: 1000, totalBytes: a2.envSize + Math.max(a1.envSize, b1.envSize) });
+    const [a1, a2, b1, c1] = [await tx(A, 1n), await tx(A, 2n), await tx(B, 1n), await tx(C, 1n)];
     pool.insert(a1, 0);
     pool.insert(a2, 0);
-    expect(pool.byteSize).to.equal(a1.envSize + a2.envSize);
-    const refused = await codeOf(() => pool.insert(b1, 0));
-    expect(refused).to.equal(ErrorCode.TX_POOL_FULL);
-    const longer = await buildTx(A, [op.log("t", ["a much longer replacement"])], { nonce: 2n, gas_price: 200n });
-    expect(await codeOf(() => pool.insert(longer, 0))).to.equal(ErrorCode.TX_POOL_FULL);
-    const sameSize = await tx(A, 2n, 120n, "y"); // gas_price 120 is one byte, as 100
-    expect(sameSize.envSize).to.equal(a2.envSize);
-    expect(pool.insert(sameSize, 0)).to.equal("replaced");
-    pool.remove(a1);
-    expect(pool.byteSize).to.equal(sameSize.envSize);
+    pool.insert(b1, 0);
+    expect(await codeOf(async () => pool.insert(await tx(A, 3n), 0))).to.equal(ErrorCode.TX_POOL_FULL);
+    expect(pool.insert(c1, 0)).to.equal("added");
+    expect(pool.get(a2.hashHex)).to.equal(undefined);
+    expect([a1, b1, c1].every((t) => pool.get(t.hashHex))).to.equal(true);
+    // A replacement adds nothing to the count.
+    expect(pool.insert(await tx(B, 1n, 110n, "replacement"), 0)).to.equal("replaced");
+    expect(pool.size).to.equal(3);
+  });
+
+  it("makes room by bytes the same way: the account holding the most bytes loses its last transaction (review of 2026-11-27)", async () => {
+    const [a1, a2, b1] = [await tx(A, 1n), await tx(A, 2n), await tx(B, 1n)];
+    const big = await buildTx(C, [op.log("t", ["x".repeat(400)])], { nonce: 1n });
+    const pool = new TxPool({ total: 100, perAccount: 64, expiryMs: 1000, totalBytes: big.envSize + a1.envSize });
+    pool.insert(big, 0);
+    pool.insert(a1, 0);
+    expect(pool.byteSize).to.equal(big.envSize + a1.envSize);
+    // C holds the most bytes: its transaction makes room for B's.
     expect(pool.insert(b1, 0)).to.equal("added");
+    expect(pool.get(big.hashHex)).to.equal(undefined);
+    expect(pool.byteSize).to.equal(a1.envSize + b1.envSize);
+    // A replacement counts by what it adds; the account holding the most gets 114 rather than push out others.
+    pool.insert(a2, 0);
+    const longer = await buildTx(A, [op.log("t", ["x".repeat(2000)])], { nonce: 2n, gas_price: 200n });
+    expect(await codeOf(() => pool.insert(longer, 0))).to.equal(ErrorCode.TX_POOL_FULL);
   });
 
   it("expires transactions expiryMs after their arrival", async () => {

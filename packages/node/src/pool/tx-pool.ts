@@ -11,7 +11,7 @@ export interface PoolLimits {
 /**
  * 64 MiB of transactions at most: a client sent 40 transactions of 0.9 MB behind a nonce gap (never
  * executed, never charged) and validators held them for the ten minutes of expiry, passing them on again
- * and again (docs/api.md, "The transaction pool").
+ * and again. A full pool makes room by TxPool.makeRoom (docs/api.md, submitTransaction).
  */
 export const DEFAULT_POOL_LIMITS: PoolLimits = { total: 10_240, totalBytes: 64 << 20, perAccount: 64, expiryMs: 10 * 60 * 1000 };
 
@@ -32,8 +32,9 @@ export class TxPool {
   private readonly byHash = new Map<string, PooledTx>();
   /** source → nonce → entry */
   private readonly byAccount = new Map<string, Map<bigint, PooledTx>>();
-  /** Sum of the pooled transactions' `envSize`. */
+  /** Sum of the pooled transactions' `envSize`, in all and per source account. */
   private bytes = 0;
+  private readonly accountBytes = new Map<string, number>();
   /** Lifetime counters for getModulesStatus. */
   added = 0;
   removed = 0;
@@ -74,13 +75,12 @@ export class TxPool {
           `a transaction with nonce ${nonce} from ${source} is already pooled; a replacement needs gas_price ≥ ${(oldPrice * 11n + 9n) / 10n}`,
         );
       }
-      this.checkBytes(tx.envSize - existing.tx.envSize);
+      this.makeRoom(source, 0, tx.envSize - existing.tx.envSize);
       this.delete(existing);
       this.put(tx, now);
       return "replaced";
     }
-    if (this.byHash.size >= this.limits.total) throw new ChainError(ErrorCode.TX_POOL_FULL, `the transaction pool is full (${this.limits.total})`);
-    this.checkBytes(tx.envSize);
+    this.makeRoom(source, 1, tx.envSize);
     if (queue && queue.size >= this.limits.perAccount) {
       // A lower nonce pushes out the account's highest one: it goes into a ledger first, and a pool that
       // held only the later ones would never propose the account (validators with the lower one would wait).
@@ -135,9 +135,29 @@ export class TxPool {
     return this.bytes;
   }
 
-  private checkBytes(added: number): void {
-    if (this.bytes + added > this.limits.totalBytes) {
-      throw new ChainError(ErrorCode.TX_POOL_FULL, `the transaction pool is full (${this.limits.totalBytes} bytes of transactions): retry later`);
+  /**
+   * Room for `count` more transactions and `bytes` more bytes from `source`: when the pool is full, the
+   * account holding the most (transactions for the count, bytes for the bytes) loses its last one, until
+   * there is room, unless it is `source` (114). Transactions behind a nonce gap never run and pay nothing:
+   * two accounts' sixty-four 1 MB transactions each, nonce 1 skipped, kept every honest payment out for the
+   * ten minutes of expiry (review of 2026-11-27). Honest accounts hold few, so the hoarder is the one to lose.
+   */
+  private makeRoom(source: string, count: number, bytes: number): void {
+    while (this.byHash.size + count > this.limits.total || this.bytes + bytes > this.limits.totalBytes) {
+      const byBytes = this.bytes + bytes > this.limits.totalBytes;
+      let hoarder: string | undefined;
+      let most = -1;
+      for (const [account, queue] of this.byAccount) {
+        const held = byBytes ? (this.accountBytes.get(account) ?? 0) : queue.size;
+        if (held > most) [hoarder, most] = [account, held];
+      }
+      if (hoarder === undefined || hoarder === source) {
+        const limit = byBytes ? `${this.limits.totalBytes} bytes of transactions` : `${this.limits.total}`;
+        throw new ChainError(ErrorCode.TX_POOL_FULL, `the transaction pool is full (${limit}), and ${source} holds the most of it: retry later`);
+      }
+      const queue = this.byAccount.get(hoarder)!;
+      const last = [...queue.keys()].reduce((a, b) => (b > a ? b : a));
+      this.delete(queue.get(last)!);
     }
   }
 
@@ -149,6 +169,7 @@ export class TxPool {
     queue.set(tx.transaction.nonce!, entry);
     this.byHash.set(tx.hashHex, entry);
     this.bytes += tx.envSize;
+    this.accountBytes.set(source, (this.accountBytes.get(source) ?? 0) + tx.envSize);
     this.added++;
   }
 
@@ -159,6 +180,9 @@ export class TxPool {
     if (queue.size === 0) this.byAccount.delete(source);
     this.byHash.delete(entry.tx.hashHex);
     this.bytes -= entry.tx.envSize;
+    const held = this.accountBytes.get(source)! - entry.tx.envSize;
+    if (held === 0) this.accountBytes.delete(source);
+    else this.accountBytes.set(source, held);
     this.removed++;
   }
 }
