@@ -4,9 +4,9 @@ import { lintContract } from "./js/lint.js";
 import type { ContractLimits } from "./limits.js";
 
 /** The metered text of a contract (js/instrument.ts); a refusal is a ContractFailure (152, or 155 for its size). */
-export function instrumentContract(code: string, limits: ContractLimits): string {
+export function instrumentContract(code: string, limits: ContractLimits, onMiss?: () => void): string {
   try {
-    return instrumentCached(code, limits);
+    return instrumentCached(code, limits, onMiss);
   } catch (error) {
     if (error instanceof ContractSourceError) throw new ContractFailure(error.code, truncateUtf8(error.message));
     throw error;

@@ -639,9 +639,15 @@ describe("guards: work charged before V8 does it, meaning kept", function () {
       ["a function's prototype set by destructuring", `function F() {} ${chainOf(300, "({ p: F.prototype } = { p: last }); last = new F();")}`],
       // Review of 2026-11-27: a newTarget whose `prototype` a trap or getter answers differently to V8's own read.
       ["Reflect.construct with a proxy newTarget answering deeper each time", `const h = []; h.get = [].pop; const T = new Proxy(function () {}, h); const s = {}; ${chainOf(300, "h.push(last, s); last = Reflect.construct(Object, [], T);")}`],
-      ["Reflect.construct with a bound newTarget's prototype getter", `const h = []; const T = function () {}.bind(); Object.defineProperty(T, "prototype", { get: [].pop.bind(h) }); const s = {}; ${chainOf(300, "h.push(last, s); last = Reflect.construct(Object, [], T);")}`],
+      ["the same, the constructor keeping this and throwing", `const h = []; h.get = [].pop; const T = new Proxy(function () {}, h); const s = {}; let kept; function C() { kept = this; throw 0; } ${chainOf(300, "h.push(last, s); try { Reflect.construct(C, [], T); } catch (e) {} last = kept;")}`],
+      ["the same, the constructor answering a proxy of this", `const h = []; h.get = [].pop; const T = new Proxy(function () {}, h); const s = {}; function C() { return new Proxy(this, {}); } ${chainOf(300, "h.push(last, s); last = Reflect.construct(C, [], T);")}`],
       ["moving a class's prototype, instances under it", `class A {} const a = new A(); let l = {}; for (let i = 0; i < ${CHAIN - 2}; i++) l = Object.create(l); Object.setPrototypeOf(A.prototype, l); return "moved";`],
     ];
+    it("refuses a getter as a function's prototype (V8 reads it as it constructs; bound functions and arrows have none of their own)", async () => {
+      const { value } = await query(`const T = function () {}.bind(); try { Object.defineProperty(T, "prototype", { get: () => ({}) }); return "defined"; } catch (e) { return e.name + ": " + e.message; }`);
+      expect(value).to.equal("TypeError: A getter as a function's prototype is not allowed in contracts");
+    });
+
     it("counts a computed member as 4 syntax nodes: 300 element reads that miss cost 9 steps more than 3 nodes each would", async () => {
       const { steps } = await query(`const o = Object.create({}); ${"o[0], ".repeat(300)}0; return "read"`);
       expect(steps).to.be.at.least(Math.floor((300 * (4 + 1)) / 128));

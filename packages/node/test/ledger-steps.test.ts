@@ -3,7 +3,7 @@
 // longer than the view timeout and the network changed view for 50 s (twenty-third review of 2026-11-26).
 import { expect } from "chai";
 import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protocol";
-import { DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS } from "../src/execution/executor.js";
+import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS } from "../src/execution/executor.js";
 import { TestChain, chainPerTest, makeKey, recordCode } from "./helpers/chain.js";
 import { CONTRACT_FEE, callOp, deployContract, deployOp } from "./helpers/contracts.js";
 
@@ -45,6 +45,16 @@ describe("contract steps per ledger", function () {
     expect(ledger.included.map((tx) => tx.hashHex)).to.deep.equal(deployments.slice(0, LEDGER_STEP_BUDGETS).map((tx) => tx.hashHex));
     expect(ledger.full).to.equal(true);
     expect(recordCode(await chain.record(deployments[0]!))).to.equal(0);
+  });
+
+  it("counts the source of each contract a user's operation runs against them, a step per COMPILED_BYTES_PER_STEP bytes (V8 compiles it in each run)", async () => {
+    // A contract of a budget's worth of source whose main takes one step: a ledger is full after four calls.
+    const big = await deployContract(chain, users[0]!, `function init() {} function main() {} // ${"x".repeat(2_000 * COMPILED_BYTES_PER_STEP)}`);
+    const calls = await Promise.all(users.map((user) => chain.tx(user, [callOp(big, "")], { fee_limit: CONTRACT_FEE })));
+    const ledger = await chain.ledgers.close({ ...next(), txs: calls }, "propose");
+    expect(ledger.included.map((tx) => tx.hashHex)).to.deep.equal(calls.slice(0, LEDGER_STEP_BUDGETS).map((tx) => tx.hashHex));
+    expect(ledger.full).to.equal(true);
+    expect(recordCode(await chain.record(calls[0]!))).to.equal(0);
   });
 
   it("a backup refuses a value that goes on past them; a decided value is applied whole", async () => {

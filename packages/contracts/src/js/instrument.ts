@@ -482,8 +482,19 @@ export function instrument(source: string, limits: { codeBytes: number }): strin
   }
   insertions.push({ pos: 0, text: WRAPPER_OPEN, close: false, depth: -1, seq: -1 });
   insertions.push({ pos: source.length, text: WRAPPER_CLOSE, close: true, depth: -1, seq: -1 });
-  return apply(source, insertions);
+  const metered = apply(source, insertions);
+  if (metered.length > MAX_METERED_CHARS) {
+    throw new ContractSourceError(`SyntaxError: Contract code would be ${metered.length} characters metered, more than ${MAX_METERED_CHARS}: write fewer, larger functions`);
+  }
+  return metered;
 }
+
+/**
+ * The metered text V8 compiles in each run: at most 2 Mi characters (8 times the largest source). Metering
+ * wraps every function, so 250 KB of nested arrows became 8.6 MB that V8 compiled for 0.3-1.6 s in each run,
+ * at one step (review of 2026-11-27).
+ */
+export const MAX_METERED_CHARS = 2 * 1024 * 1024;
 
 function checkSize(source: string, limits: { codeBytes: number }): void {
   if (Buffer.byteLength(source, "utf8") > limits.codeBytes) throw new ContractSourceError("Contract code is too large", 155);
@@ -1210,7 +1221,7 @@ let cachedChars = 0;
  * instrument() behind a bounded LRU cache keyed by the sha256 of the source. The size limit is checked on
  * every call (limits may differ between calls); refusals are not cached.
  */
-export function instrumentCached(source: string, limits: { codeBytes: number }): string {
+export function instrumentCached(source: string, limits: { codeBytes: number }, onMiss?: () => void): string {
   checkSize(source, limits);
   // UTF-16LE hashes the exact string: UTF-8 would map every lone surrogate to U+FFFD, and two different
   // sources could then share one cache entry.
@@ -1221,6 +1232,7 @@ export function instrumentCached(source: string, limits: { codeBytes: number }):
     cache.set(key, hit);
     return hit;
   }
+  onMiss?.();
   const result = instrument(source, limits);
   if (result.length <= CACHE_MAX_CHARS) {
     cache.set(key, result);

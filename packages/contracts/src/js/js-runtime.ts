@@ -43,9 +43,11 @@ export interface ExecutionRequest {
   meter: StepMeter;
   /** performance.now() by which the user transaction must be done (the wall-clock guard). */
   deadline: number;
+  /** Told that the contract's code must be prepared (instrumented: a cache miss) before the run starts. */
+  preparing?: () => void;
   /**
-   * Told the milliseconds this run spent preparing the contract's code (instrumenting it), which the clock
-   * guard does not count: the run's own deadline moves by as much, and so should the transaction's.
+   * Told, after `preparing`, the milliseconds preparing took, which the clock guard does not count: the
+   * run's own deadline moves by as much, and so should the transaction's.
    */
   uncounted?: (ms: number) => void;
   log: (text: string) => void;
@@ -136,13 +138,16 @@ export class JsRuntime implements ContractRuntime {
 
   async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
     const started = performance.now();
-    const code = instrumentContract(request.code, this.limits);
+    let missed = false;
+    const code = instrumentContract(request.code, this.limits, () => {
+      missed = true;
+      request.preparing?.();
+    });
     // Instrumenting is deterministic work bounded by the source's size, slow only on a cache miss (a new
     // worker, a validator restarted): the clock starts after it, so that a miss cannot decide a run.
     const preparingMs = performance.now() - started;
-    const deadline = request.deadline + preparingMs;
-    // A cache hit takes microseconds: not worth a message from the worker on every run.
-    if (preparingMs >= 1) request.uncounted?.(preparingMs);
+    let deadline = request.deadline + preparingMs;
+    if (missed) request.uncounted?.(preparingMs);
     const prepared = await this.take();
     const { isolate, context } = prepared;
     prepared.slot.request = request;
@@ -150,8 +155,11 @@ export class JsRuntime implements ContractRuntime {
     try {
       await prepared.begin.apply(undefined, [request.meter.limit - request.meter.used, JSON.stringify(request.env), request.readOnly, code.length]);
       let script: ivm.Script;
+      const compiling = performance.now();
       try {
         script = await isolate.compileScript(code, { filename: "contract.js" });
+        // V8's compile of the metered text (at most 2 Mi characters) is no more the run's than instrumenting.
+        deadline += performance.now() - compiling;
       } catch (error) {
         if (isolate.isDisposed) throw error;
         // isolated-vm appends "[contract.js:line:column]"; the column is one of the instrumented text (a build detail).

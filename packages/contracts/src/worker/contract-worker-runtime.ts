@@ -41,7 +41,23 @@ interface Child {
   ready: Promise<void>;
   runs: Map<number, Run>;
   validations: Map<number, { resolve: () => void; reject: (error: Error) => void }>;
+  /** Code being prepared or checked (ClockPause): the runs' watchdogs wait meanwhile. */
+  pause: ClockPause;
 }
+
+/**
+ * Preparing a contract's code (instrumenting it on a cache miss) and checking code for deployment are not
+ * counted by the clock guard (docs/contracts.md §13, "Preparing a contract's code"): while either goes on in
+ * a worker, the watchdogs of its runs are stopped, and afterwards moved by the time it took; a worker stuck
+ * that long anyway is killed after PREPARE_LIMIT_MS. Counted, a cold 250 KB contract had its worker killed at
+ * each call, before its first step (review of 2026-11-27).
+ */
+interface ClockPause {
+  depth: number;
+  since: number;
+  watchdog?: NodeJS.Timeout;
+}
+const PREPARE_LIMIT_MS = 30_000;
 
 interface Run {
   request: ExecutionRequest;
@@ -81,10 +97,11 @@ export class ContractWorkerRuntime implements ContractRuntime {
     const child = this.start();
     await child.ready;
     const id = this.nextRun++;
+    this.pauseClock(child);
     return new Promise<void>((resolve, reject) => {
       child.validations.set(id, { resolve, reject });
       this.send(child, { type: "validate", id, code });
-    });
+    }).finally(() => this.resumeClock(child));
   }
 
   /** The worker's process id, once started (tests kill it). */
@@ -121,14 +138,37 @@ export class ContractWorkerRuntime implements ContractRuntime {
     }).finally(() => clearTimeout(run.watchdog));
   }
 
-  /** (Re)sets the run's watchdog: the worker is killed at `run.killAt` if the run is still in it. */
+  /** (Re)sets the run's watchdog: the worker is killed at `run.killAt` if the run is still in it (not while the clock is paused). */
   private arm(child: Child, id: number, run: Run): void {
     clearTimeout(run.watchdog);
+    if (child.pause.depth > 0) return;
     run.watchdog = setTimeout(() => {
       if (!child.runs.has(id)) return;
       child.killedFor ??= TIME_EXPIRED;
       child.process.kill("SIGKILL");
     }, Math.max(0, run.killAt - performance.now()));
+  }
+
+  private pauseClock(child: Child): void {
+    const { pause } = child;
+    if (pause.depth++ > 0) return;
+    pause.since = performance.now();
+    for (const run of child.runs.values()) clearTimeout(run.watchdog);
+    pause.watchdog = setTimeout(() => {
+      child.killedFor ??= TIME_EXPIRED;
+      child.process.kill("SIGKILL");
+    }, PREPARE_LIMIT_MS);
+  }
+
+  private resumeClock(child: Child): void {
+    const { pause } = child;
+    if (pause.depth === 0 || --pause.depth > 0) return;
+    clearTimeout(pause.watchdog);
+    const paused = performance.now() - pause.since;
+    for (const [id, run] of child.runs) {
+      run.killAt += paused;
+      this.arm(child, id, run);
+    }
   }
 
   dispose(): void {
@@ -157,7 +197,7 @@ export class ContractWorkerRuntime implements ContractRuntime {
     let started = false;
     let ready!: () => void;
     let failed!: (error: Error) => void;
-    const child: Child = { process: process_, ready: new Promise((resolve, reject) => ((ready = resolve), (failed = reject))), runs: new Map(), validations: new Map() };
+    const child: Child = { process: process_, ready: new Promise((resolve, reject) => ((ready = resolve), (failed = reject))), runs: new Map(), validations: new Map(), pause: { depth: 0, since: 0 } };
     child.ready.catch(() => {});
     this.child = child;
     process_.on("message", (message: FromWorker) => {
@@ -187,6 +227,7 @@ export class ContractWorkerRuntime implements ContractRuntime {
         run.reject(new GuardTripped(reason));
       }
       child.runs.clear();
+      clearTimeout(child.pause.watchdog);
       // A deployment whose check was in the dying worker is not decided either way: a guard trip too.
       for (const validation of child.validations.values()) validation.reject(new GuardTripped(reason));
       child.validations.clear();
@@ -216,9 +257,11 @@ export class ContractWorkerRuntime implements ContractRuntime {
       case "log":
         request.log(message.text);
         return;
+      case "preparing":
+        this.pauseClock(child);
+        return;
       case "uncounted":
-        run.killAt += message.ms;
-        this.arm(child, message.id, run);
+        this.resumeClock(child);
         request.uncounted?.(message.ms);
         return;
       case "hostCall":

@@ -59,6 +59,7 @@ async function execute(message: Extract<ToWorker, { type: "execute" }>): Promise
       host,
       meter,
       deadline: performance.now() + message.timeLeftMs,
+      preparing: () => send({ type: "preparing", id: message.id }),
       uncounted: (ms) => send({ type: "uncounted", id: message.id, ms }),
       log: (text) => send({ type: "log", id: message.id, text }),
     });

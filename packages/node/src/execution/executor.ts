@@ -18,7 +18,7 @@ import { StateView } from "../state/state-view.js";
 import type { AccountStore } from "../storage/account-store.js";
 import type { SignatureChecker } from "./authorization.js";
 import { checkState, checkStatic, gasOf } from "./checks.js";
-import { ContractRun } from "./contracts/engine.js";
+import { ContractRun, SOURCE_BYTES_PER_STEP } from "./contracts/engine.js";
 import { applyOperation, debit, DEFAULT_PRIVILEGE, EMPTY_HASH, newAccount } from "./operations.js";
 import { LEDGER_VERSION, type ChainParams } from "./params.js";
 import { ASSETS, METADATA, type EntryKind } from "../state/entries.js";
@@ -80,10 +80,18 @@ const DECIDED_TIME_FACTOR = 10;
 export const LEDGER_STEP_BUDGETS = 4;
 /**
  * A contract deployed costs the ledger's budget (not the transaction's) a step per this many bytes of its
- * source: instrumenting it takes 1-4 ms a KB, and fifty deployments of 250 KB, cheap in steps, made a ledger
- * of a minute (review of 2026-11-27). A 256 KiB contract counts 16,384 steps: two or three fit a ledger.
+ * source: instrumenting it takes 1-4 ms a KB (5-16 for sources of nested arrows), and fifty deployments of
+ * 250 KB, cheap in steps, made a ledger of a minute (review of 2026-11-27). A 256 KiB contract counts
+ * 32,768 steps: one or two fit a ledger.
  */
-export const DEPLOYED_BYTES_PER_STEP = 16;
+export const DEPLOYED_BYTES_PER_STEP = 8;
+/**
+ * A contract a user's operation runs costs the ledger's budget a step per this many bytes of its source, for
+ * V8's compilation of it in the run's isolate (nested runs pay as much in the transaction's own steps):
+ * transactions of a step each, calling a contract of 250 KB, were seconds of compiling a ledger (review of
+ * 2026-11-27).
+ */
+export const COMPILED_BYTES_PER_STEP = SOURCE_BYTES_PER_STEP;
 
 /** A transaction whose contract run ended on a guard: its outcome depends on this machine, so it is no result. */
 export class GuardTrippedTransaction extends Error {
@@ -233,7 +241,8 @@ export class Executor {
       actual_fee: run.fee(),
       contract_tx_hashes: contractTxs.map((r) => r.hash!),
     };
-    return { records: [record, ...contractTxs], steps: run.meter.used + Math.ceil(run.checkedSourceBytes / DEPLOYED_BYTES_PER_STEP) };
+    const preparing = Math.ceil(run.checkedSourceBytes / DEPLOYED_BYTES_PER_STEP) + Math.ceil(run.compiledSourceBytes / COMPILED_BYTES_PER_STEP);
+    return { records: [record, ...contractTxs], steps: run.meter.used + preparing };
   }
 
   /** Finishes a ledger: metadata hashes, the account tree root, the header and its hash. */

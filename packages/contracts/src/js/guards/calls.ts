@@ -64,7 +64,7 @@ export function installCallGuards(kit: GuardKit): void {
       if (typeof target !== "function") construct(target, []); // throws V8's own TypeError, before the list is read
       const args = argumentList(source);
       if (rest.length > 0) prototypeOfNew(rest[0]);
-      return withArguments(args, () => (rest.length === 0 ? construct(target, args) : madeChecked(construct(target, args, rest[0]!))));
+      return withArguments(args, () => (rest.length === 0 ? construct(target, args) : construct(target, args, rest[0]!)));
     },
   }).construct);
 
@@ -78,16 +78,7 @@ export function installCallGuards(kit: GuardKit): void {
     if (typeof newTarget !== "function") return; // V8's TypeError
     kit.linkUnder((newTarget as { prototype?: unknown }).prototype, 0);
   };
-  /**
-   * An object constructed with a newTarget whose `prototype` a trap or getter answers: V8 read it again
-   * and may have been answered another, deeper object (a proxy's `get` trap popping from a list built one
-   * object deeper each time made chains of 2,000; review of 2026-11-27). The prototype it really got is
-   * checked too; a chain past the limit ends the run, so the object can do nothing with it afterwards.
-   */
-  const madeChecked = (made: unknown): unknown => {
-    if (made !== null && typeof made === "object" && !kit.isProxy(made)) kit.linkUnder(getPrototypeOf(made), 0);
-    return made;
-  };
+
 
   // ---- chains: V8 follows proxies and bound functions recursively, without contract frames -------------
   const deeper = (inner: unknown): number => {
@@ -126,15 +117,16 @@ export function installCallGuards(kit: GuardKit): void {
           if (trap === undefined || trap === null) {
             // What V8 does without the trap links objects as the guarded built-ins do (guards/kit.ts linkUnder).
             if (name === "setPrototypeOf") kit.relink(args[0], args[1]);
-            if (name === "construct") {
-              prototypeOfNew(args[2]);
-              return madeChecked(apply(fallback, undefined, args));
-            }
+            if (name === "construct") prototypeOfNew(args[2]);
             return apply(fallback, undefined, args);
           }
           if (typeof trap !== "function") throw new TypeError(`'${toString(trap)}' returned for property '${name}' of object '[object Object]' is not a function`);
           if (name === "ownKeys") return listedKeys(apply(trap, handler, args));
           const result = apply(trap, handler, args);
+          // A function proxy's `prototype` is what V8 gives the objects it constructs with it as newTarget, read
+          // by V8 itself through this trap: checked at each answer, not only at chainsim's own read before (a
+          // trap answering one object deeper each time made chains of 2,000; review of 2026-11-27).
+          if (name === "get" && args[1] === "prototype" && typeof args[0] === "function") kit.linkUnder(result, 0);
           // V8 compares what some traps answer with the target's own frozen property (kit.sameAsTarget).
           if (name === "get") kit.sameAsTarget(args[0], args[1], result);
           else if (name === "set" || name === "defineProperty") kit.sameAsTarget(args[0], args[1], name === "set" ? args[2] : descriptorValue(args[2]));

@@ -773,6 +773,11 @@ export function installCollectionGuards(kit: GuardKit): void {
   const defining = (target: object, key: string | symbol, attributes: unknown): unknown => {
     if (!kit.isObject(attributes)) return attributes; // V8's TypeError
     const descriptor = copyDescriptor(attributes);
+    // V8 reads a constructor's `prototype` as it constructs: a getter could answer it another object than
+    // any check saw (bound functions and arrows have no `prototype` of their own to protect it).
+    if (key === "prototype" && typeof target === "function" && (descriptor as PropertyDescriptor).get !== undefined) {
+      throw new TypeError("A getter as a function's prototype is not allowed in contracts");
+    }
     if (key !== "length") {
       const value = propertyWrite(target, key, descriptor.value);
       if (value !== descriptor.value) descriptor.value = value; // a typed array's element: a number's stand-in

@@ -723,6 +723,9 @@ export function installTextGuards(kit: GuardKit): void {
   const twinOf = (regexp: object): RegExp => kit.natives.setPrototypeOf(regexp, twinProto) as RegExp;
   /** A twin of `regexp`: its states recorded, so that each of its runs is charged as the original's. */
   const twinFrom = (regexp: object, source: unknown, flags: unknown): RegExp => {
+    // Made as any regular expression is, and charged so: searches with a regular expression make one or two
+    // twins each, and a budget of bound `search` calls reached the clock (review of 2026-11-27).
+    work(REGEXP_MADE_UNITS);
     const twin = twinOf(construct(NativeRegExp, [source, flags]) as object);
     apply(weakSet, patternStates, [twin, apply(weakGet, patternStates, [regexp]) ?? 0]);
     return twin;
