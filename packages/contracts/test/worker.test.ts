@@ -162,6 +162,9 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     const loose = new ContractWorkerRuntime(unmetered);
     try {
       await loose.execute(request(`function main() { return "warm"; }`, host));
+      // A refused source first (callContract's code is not checked before it runs): its preparing must not
+      // leave the clock stopped for the runs after it.
+      expect((await failure(loose.execute(request(`function main() { with (o) {} } // ${Math.random()}`, host)))).code).to.equal(152);
       const stuckPid = loose.pid!;
       const stuck = request(`function main() { const o = { length: 9007199254740991 }; o[9007199254740990] = 1; Array.prototype.shift.call(o); return "done"; }`, host, { deadline: performance.now() + 200 });
       const started = performance.now();

@@ -139,15 +139,19 @@ export class JsRuntime implements ContractRuntime {
   async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
     const started = performance.now();
     let missed = false;
-    const code = instrumentContract(request.code, this.limits, () => {
-      missed = true;
-      request.preparing?.();
-    });
+    let code: string;
+    try {
+      code = instrumentContract(request.code, this.limits, () => {
+        missed = true;
+        request.preparing?.();
+      });
+    } finally {
+      // Told even when the code is refused (callContract's code is not checked first): `preparing` stopped the clock.
+      if (missed) request.uncounted?.(performance.now() - started);
+    }
     // Instrumenting is deterministic work bounded by the source's size, slow only on a cache miss (a new
     // worker, a validator restarted): the clock starts after it, so that a miss cannot decide a run.
-    const preparingMs = performance.now() - started;
-    let deadline = request.deadline + preparingMs;
-    if (missed) request.uncounted?.(preparingMs);
+    let deadline = request.deadline + (performance.now() - started);
     const prepared = await this.take();
     const { isolate, context } = prepared;
     prepared.slot.request = request;
