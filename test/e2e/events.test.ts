@@ -72,7 +72,7 @@ describe("e2e: WebSocket events (compat.md §9) on one validator", function () {
 
   it("pushes ledger headers in order on every close, and lists the clients in getModulesStatus", async () => {
     const ws = await connect();
-    await ws.waitFor("3 headers", () => ws.pushes(WsMessageType.LEDGER_HEADER).length >= 3, 10_000);
+    await ws.waitUntil("3 headers", () => ws.pushes(WsMessageType.LEDGER_HEADER).length >= 3, 10_000);
     const seqs = ws.pushes(WsMessageType.LEDGER_HEADER).map((m) => codecs.LedgerHeader.decode(m.data!).seq!);
     seqs.forEach((seq, i) => i > 0 && expect(seq).to.equal(seqs[i - 1] + 1n));
     const status = expectOk(await client.getModulesStatus()) as unknown as { websocket_server: { clients: unknown[]; listen_port: number } };
@@ -107,7 +107,7 @@ describe("e2e: WebSocket events (compat.md §9) on one validator", function () {
     const { hash } = await sendTransaction(client, { signers: [genesis], operations: [payCoin(contract, 0n, { input: "soup" })] });
     const record = await waitForTransaction(client, hash);
     const [tlogHash] = record.contract_tx_hashes!;
-    await ws.waitFor("the contract-made transaction", () => hashes(ws).includes(tlogHash));
+    await ws.waitUntil("the contract-made transaction", () => hashes(ws).includes(tlogHash));
     expect(hashes(ws)).to.deep.equal([hash, tlogHash]);
     const sub = stores(ws)[1];
     expect(sub.transaction_env?.trigger).to.deep.include({ transaction_type: 1 });
@@ -127,7 +127,7 @@ describe("e2e: WebSocket events (compat.md §9) on one validator", function () {
     expect([texter.closeCode, garbler.closeCode]).to.deep.equal([1003, 1007]);
     const before = healthy.pushes(WsMessageType.LEDGER_HEADER).length;
     expect(codecs.Pong.decode(await healthy.request(WsMessageType.PING, codecs.Ping.encode({ nonce: 7n }))).nonce).to.equal(7n);
-    await healthy.waitFor("a later header", () => healthy.pushes(WsMessageType.LEDGER_HEADER).length > before);
+    await healthy.waitUntil("a later header", () => healthy.pushes(WsMessageType.LEDGER_HEADER).length > before);
   });
 
   it("done when: a §9-only client subscribed to an address sees all 1,000 transactions touching it, in ledger order", async function () {
@@ -163,7 +163,7 @@ describe("e2e: WebSocket events (compat.md §9) on one validator", function () {
         }
       }),
     );
-    await ws.waitFor("1,000 transactions", () => stores(ws).length >= 1000, 45_000);
+    await ws.waitUntil("1,000 transactions", () => ws.pushes(WsMessageType.TX_ENV_STORE).length >= 1000, 45_000);
     const received = stores(ws);
     this.test!.title += ` (${Date.now() - started} ms)`;
 

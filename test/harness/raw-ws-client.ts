@@ -37,11 +37,22 @@ export class RawWsClient {
     return this.frames.filter((m) => m.request && m.type === BigInt(type));
   }
 
+  /** The first frame `match` accepts, waiting for it (`match` runs on every frame at each poll: keep it cheap). */
   async waitFor(what: string, match: (m: WsMessage) => boolean, timeoutMs = 10_000): Promise<WsMessage> {
+    let found: WsMessage | undefined;
+    await this.waitUntil(what, () => (found = this.frames.find(match)) !== undefined, timeoutMs);
+    return found!;
+  }
+
+  /**
+   * Waits until `condition` (run once a poll) holds. A condition over all frames given to waitFor ran once
+   * per frame: with 2,000 frames it decoded two million messages a poll, the test process stopped answering
+   * the validator's pings, and the validator dropped it (flaky on a loaded machine).
+   */
+  async waitUntil(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.frames.find(match);
-      if (found) return found;
+      if (condition()) return;
       if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
