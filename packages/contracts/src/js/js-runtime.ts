@@ -43,7 +43,7 @@ export interface ExecutionRequest {
   meter: StepMeter;
   /** performance.now() by which the user transaction must be done (the wall-clock guard). */
   deadline: number;
-  /** Told that the contract's code must be prepared (instrumented: a cache miss) before the run starts. */
+  /** Told that the contract's code is being prepared (instrumented on a cache miss, or a long metered text compiled). */
   preparing?: () => void;
   /**
    * Told, after `preparing`, the milliseconds preparing took, which the clock guard does not count: the
@@ -100,6 +100,12 @@ function loneSurrogateUnits(value: unknown): number {
   return units;
 }
 
+/**
+ * Metered text longer than this is compiled with the validator's clocks stopped (`preparing`, `uncounted`):
+ * compiling 2 Mi characters takes V8 a good part of a second, 64 Ki well under a millisecond.
+ */
+const UNCOUNTED_COMPILE_CHARS = 64 * 1024;
+
 /** Not "contract.js": stack traces keep only the contract's own frames. */
 const BOOTSTRAP_FILENAME = "chainsim-bootstrap";
 
@@ -138,17 +144,7 @@ export class JsRuntime implements ContractRuntime {
 
   async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
     const started = performance.now();
-    let missed = false;
-    let code: string;
-    try {
-      code = instrumentContract(request.code, this.limits, () => {
-        missed = true;
-        request.preparing?.();
-      });
-    } finally {
-      // Told even when the code is refused (callContract's code is not checked first): `preparing` stopped the clock.
-      if (missed) request.uncounted?.(performance.now() - started);
-    }
+    const code = this.instrument(request);
     // Instrumenting is deterministic work bounded by the source's size, slow only on a cache miss (a new
     // worker, a validator restarted): the clock starts after it, so that a miss cannot decide a run.
     let deadline = request.deadline + (performance.now() - started);
@@ -159,17 +155,23 @@ export class JsRuntime implements ContractRuntime {
     try {
       await prepared.begin.apply(undefined, [request.meter.limit - request.meter.used, JSON.stringify(request.env), request.readOnly, code.length]);
       let script: ivm.Script;
+      // V8's compile of the metered text (at most 2 Mi characters) is no more the run's than instrumenting.
+      // Only a long text's is worth the validator's stopping its clocks: a short one compiles in a millisecond.
+      const long = code.length > UNCOUNTED_COMPILE_CHARS;
+      if (long) request.preparing?.();
       const compiling = performance.now();
       try {
         script = await isolate.compileScript(code, { filename: "contract.js" });
-        // V8's compile of the metered text (at most 2 Mi characters) is no more the run's than instrumenting.
-        deadline += performance.now() - compiling;
       } catch (error) {
         if (isolate.isDisposed) throw error;
         // isolated-vm appends "[contract.js:line:column]"; the column is one of the instrumented text (a build detail).
         const message = String((error as Error).message);
         const where = / \[contract\.js:(\d+):\d+\]$/.exec(message);
         throw new ContractFailure(CONTRACT_SYNTAX_ERROR, truncateUtf8(where ? message.slice(0, where.index) : message), where ? Number(where[1]) : 0);
+      } finally {
+        const ms = performance.now() - compiling;
+        deadline += ms;
+        if (long) request.uncounted?.(ms);
       }
       const timeout = () => Math.max(1, Math.floor(deadline - performance.now()));
       const wrapper = (await script.run(context, { reference: true, timeout: timeout() })) as ivm.Reference;
@@ -197,6 +199,21 @@ export class JsRuntime implements ContractRuntime {
     } finally {
       prepared.slot.request = undefined;
       this.discard(prepared);
+    }
+  }
+
+  /** The metered text of the request's code; on a cache miss, the validator is told before and after (its clocks stop meanwhile). */
+  private instrument(request: ExecutionRequest): string {
+    const started = performance.now();
+    let missed = false;
+    try {
+      return instrumentContract(request.code, this.limits, () => {
+        missed = true;
+        request.preparing?.();
+      });
+    } finally {
+      // Told even when the code is refused (callContract's code is not checked first): `preparing` stopped the clock.
+      if (missed) request.uncounted?.(performance.now() - started);
     }
   }
 

@@ -38,7 +38,7 @@ export type FromWorker =
   | { type: "hostCall"; id: number; call: number; name: string; args: unknown[]; meter: MeterState }
   | { type: "log"; id: number; text: string }
   | { type: "done"; id: number; meter: MeterState; outcome?: ExecutionOutcome; failure?: RunFailure }
-  /** A run must prepare its code first (a cache miss): the validator stops its clock until `uncounted`. */
+  /** A run prepares its code (instrumenting on a cache miss, compiling a long text): the validator stops its clocks until `uncounted`. */
   | { type: "preparing"; id: number }
   /** A run spent `ms` preparing its code, which its clock guard does not count. */
   | { type: "uncounted"; id: number; ms: number }
