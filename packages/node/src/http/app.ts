@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { ChainError, ErrorCode, stringifyJson } from "@chainsim/protocol";
+import { keyOfLargest } from "../largest.js";
 import type { JsonBodyParser } from "./json-body.js";
 
 /** Requests longer than this count as expired in getModulesStatus. */
@@ -39,12 +40,7 @@ class BodiesInFlight {
   }
 
   private dropLargest(): void {
-    let largest: Response | undefined;
-    let most = -1;
-    for (const [res, bytes] of this.held) {
-      if (bytes > most) [largest, most] = [res, bytes];
-    }
-    const res = largest!;
+    const res = keyOfLargest(this.held)!;
     this.release(res);
     if (res.headersSent) return void res.destroy();
     res.set("Connection", "close");
@@ -130,6 +126,10 @@ export function createApp(
     const e = error as { type?: string; status?: number; message?: string };
     if (e.type === "request.aborted") {
       // The client went away before its body ended: nobody to answer, nothing to log.
+      res.destroy();
+    } else if (res.headersSent) {
+      // Answered already (a body dropped by BodiesInFlight): a second answer would throw here.
+      if (!(error instanceof ChainError) && e.type === undefined) log(`internal error on ${req.method} ${req.path} after its answer: ${(error as Error)?.stack ?? error}`);
       res.destroy();
     } else if (e.type === "entity.too.large") {
       sendJson(res, { error_code: ErrorCode.INVALID_PARAMETER, error_desc: `request body is larger than ${BODY_LIMIT}` }, 413);

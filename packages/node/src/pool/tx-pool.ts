@@ -1,4 +1,5 @@
 import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protocol";
+import { keyOfLargest } from "../largest.js";
 
 export interface PoolLimits {
   total: number;
@@ -84,7 +85,7 @@ export class TxPool {
     if (queue && queue.size >= this.limits.perAccount) {
       // A lower nonce pushes out the account's highest one: it goes into a ledger first, and a pool that
       // held only the later ones would never propose the account (validators with the lower one would wait).
-      const highest = [...queue.keys()].reduce((a, b) => (b > a ? b : a));
+      const highest = highestNonce(queue);
       if (nonce > highest) throw new ChainError(ErrorCode.TX_POOL_FULL, `${source} already has ${this.limits.perAccount} transactions waiting`);
       this.delete(queue.get(highest)!);
     }
@@ -145,19 +146,13 @@ export class TxPool {
   private makeRoom(source: string, count: number, bytes: number): void {
     while (this.byHash.size + count > this.limits.total || this.bytes + bytes > this.limits.totalBytes) {
       const byBytes = this.bytes + bytes > this.limits.totalBytes;
-      let hoarder: string | undefined;
-      let most = -1;
-      for (const [account, queue] of this.byAccount) {
-        const held = byBytes ? (this.accountBytes.get(account) ?? 0) : queue.size;
-        if (held > most) [hoarder, most] = [account, held];
-      }
+      const hoarder = byBytes ? keyOfLargest(this.accountBytes) : keyOfLargest([...this.byAccount].map(([account, queue]) => [account, queue.size] as const));
       if (hoarder === undefined || hoarder === source) {
         const limit = byBytes ? `${this.limits.totalBytes} bytes of transactions` : `${this.limits.total}`;
         throw new ChainError(ErrorCode.TX_POOL_FULL, `the transaction pool is full (${limit}), and ${source} holds the most of it: retry later`);
       }
       const queue = this.byAccount.get(hoarder)!;
-      const last = [...queue.keys()].reduce((a, b) => (b > a ? b : a));
-      this.delete(queue.get(last)!);
+      this.delete(queue.get(highestNonce(queue))!);
     }
   }
 
@@ -185,4 +180,11 @@ export class TxPool {
     else this.accountBytes.set(source, held);
     this.removed++;
   }
+}
+
+/** The highest nonce an account has pooled (its queue is never empty). */
+function highestNonce(queue: Map<bigint, PooledTx>): bigint {
+  let highest = -1n;
+  for (const nonce of queue.keys()) if (nonce > highest) highest = nonce;
+  return highest;
 }
