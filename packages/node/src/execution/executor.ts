@@ -41,7 +41,7 @@ export interface ExecutedLedger {
   included: SignedTransaction[];
   /** Only in "propose" mode: transactions left out, with the reason; `guardTripped` when a guard ended a contract run. */
   refused: { tx: SignedTransaction; error: ChainError; guardTripped?: boolean }[];
-  /** The ledger spent its contract steps (LEDGER_STEP_BUDGETS): a proposal stopped here, however many transactions wait. */
+  /** The ledger spent its contract steps (LEDGER_STEP_BUDGETS) or bytes (LEDGER_TX_BYTES): a proposal stopped here, however many transactions wait. */
   full: boolean;
   /** Signed transactions on chain after this ledger. */
   txCount: bigint;
@@ -93,6 +93,14 @@ export const DEPLOYED_BYTES_PER_STEP = 8;
  */
 export const COMPILED_BYTES_PER_STEP = SOURCE_BYTES_PER_STEP;
 
+/**
+ * Bytes of transactions one ledger holds (their envelopes; docs/consensus.md, "Transactions"), counted as
+ * LEDGER_STEP_BUDGETS is: the transaction that crosses the line is in, so a value stays under 9 MiB. A
+ * PRE-PREPARE carries its value in one frame of at most 32 MiB (MAX_FRAME_BYTES): forty pooled transactions
+ * of 0.9 MB made a value no primary could send, and every view failed on it in turn.
+ */
+export const LEDGER_TX_BYTES = 8 << 20;
+
 /** A transaction whose contract run ended on a guard: its outcome depends on this machine, so it is no result. */
 export class GuardTrippedTransaction extends Error {
   constructor(readonly error: ChainError) {
@@ -135,12 +143,14 @@ export class Executor {
     const refused: ExecutedLedger["refused"] = [];
     const ledgerSteps = LEDGER_STEP_BUDGETS * this.contracts.limits.steps;
     let steps = 0;
+    let bytes = 0;
     for (const tx of proposal.txs) {
-      // Steps are the same on every validator: a correct primary stopped here, and the rest waits in the pools.
-      // A decided value is applied whole (a quorum checked it).
-      if (steps >= ledgerSteps && mode !== "decided") {
+      // Steps and bytes are the same on every validator: a correct primary stopped here, and the rest waits in
+      // the pools. A decided value is applied whole (a quorum checked it).
+      if ((steps >= ledgerSteps || bytes >= LEDGER_TX_BYTES) && mode !== "decided") {
         if (mode === "propose") break;
-        throw new ChainError(ErrorCode.INVALID_PARAMETER, `the value goes on past ${ledgerSteps} contract steps (${steps} spent before transaction ${tx.hashHex})`);
+        const past = steps >= ledgerSteps ? `${ledgerSteps} contract steps (${steps} spent` : `${LEDGER_TX_BYTES} bytes of transactions (${bytes} held`;
+        throw new ChainError(ErrorCode.INVALID_PARAMETER, `the value goes on past ${past} before transaction ${tx.hashHex})`);
       }
       try {
         checkStatic(tx, this.params, seq, this.signatures);
@@ -164,6 +174,7 @@ export class Executor {
         continue;
       }
       included.push(tx);
+      bytes += tx.envSize;
     }
     const value: ConsensusValue = {
       ledger_seq: seq,
@@ -175,7 +186,7 @@ export class Executor {
     };
     const txCount = tip.txCount + BigInt(included.length);
     const { header, changes, commitTree } = await this.seal(state, { seq, previous: tip.header, value, txCount });
-    return { header, value, records, changes, included, refused, full: steps >= ledgerSteps, txCount, commitTree };
+    return { header, value, records, changes, included, refused, full: steps >= ledgerSteps || bytes >= LEDGER_TX_BYTES, txCount, commitTree };
   }
 
   /**
