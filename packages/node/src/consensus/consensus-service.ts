@@ -11,11 +11,14 @@ import { LedgerSync } from "./ledger-sync.js";
 import { checkProposal, InvalidProposal } from "./proposal-check.js";
 import { MIN_PROPOSAL_TXS, ProposalSize } from "./proposal-size.js";
 import { type ClosedLedger, CensorshipWatch } from "./censorship-watch.js";
+import { NewestMap } from "../collections.js";
 import { PersistThenSend } from "./persist-then-send.js";
 import { SnapshotStore } from "./snapshot-store.js";
 import { TxGossip } from "./tx-gossip.js";
 
 const TICK_MS = 25;
+/** Executed values for the next ledger kept for its commit (ConsensusService.executedValues). */
+const EXECUTED_VALUES_KEPT = 4;
 
 export interface ConsensusServiceParts {
   consensus: ConsensusConfig;
@@ -53,8 +56,13 @@ export class ConsensusService {
   private readonly censorshipPatienceMs: number;
   /** Ledger-moving work in arrival order (the LedgerManager serializes too, but decisions read the tip). */
   private work: Promise<void> = Promise.resolve();
-  /** Values for the ledger after the tip that this validator executed (proposed or checked), by digest. */
-  private executedValues = new Map<string, ExecutedLedger>();
+  /**
+   * Values for the ledger after the tip that this validator executed (proposed or checked), by digest, the
+   * newest EXECUTED_VALUES_KEPT: each view may bring another, and while no ledger closes they would pile up
+   * (views of 36 MB proposals took two validators to their heap limit). A commit of one no longer kept
+   * executes the decided value again.
+   */
+  private executedValues = new NewestMap<string, ExecutedLedger>(EXECUTED_VALUES_KEPT);
   private timers: NodeJS.Timeout[] = [];
   private proposing = false;
   private lastCloseWall: number;

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { ChainError, ErrorCode, stringifyJson } from "@chainsim/protocol";
-import { keyOfLargest } from "../largest.js";
+import { keyOfLargest } from "../collections.js";
 import type { JsonBodyParser } from "./json-body.js";
 
 /** Requests longer than this count as expired in getModulesStatus. */

@@ -33,36 +33,54 @@ export function encodeFrame(tag: number, body: Uint8Array): Uint8Array {
   return frame;
 }
 
-/** Reassembles frames from chunks as they arrive (a chunk may hold part of a frame, or many). */
+/**
+ * Reassembles frames from chunks as they arrive (a chunk may hold part of a frame, or many). Chunks are kept
+ * as they come and joined once per frame: joining them at every chunk copied a 9 MB frame, arriving in
+ * 64 KiB pieces, 140 times over (630 MB a PRE-PREPARE, most of a validator's time in the garbage collector).
+ */
 export class FrameDecoder {
-  private buffer: Uint8Array = new Uint8Array(0);
+  private readonly chunks: Uint8Array[] = [];
+  private buffered = 0;
+  /** The length (tag + body) of the frame at the front, once its header was read. */
+  private expected: number | undefined;
 
   /** The frames completed by `chunk`; throws on a frame longer than MAX_FRAME_BYTES or of length 0. */
   push(chunk: Uint8Array): Frame[] {
-    this.buffer = this.buffer.length === 0 ? chunk : concat(this.buffer, chunk);
-    const frames: Frame[] = [];
-    let offset = 0;
-    while (this.buffer.length - offset >= 4) {
-      const length = new DataView(this.buffer.buffer, this.buffer.byteOffset + offset).getUint32(0);
-      if (length === 0 || length > MAX_FRAME_BYTES) throw new Error(`frame length ${length} is outside 1..${MAX_FRAME_BYTES}`);
-      if (this.buffer.length - offset < 4 + length) break;
-      // a copy into a plain Uint8Array: a handler may keep the body, and chunks may be Buffers over pooled memory
-      frames.push({ tag: this.buffer[offset + 4], body: new Uint8Array(this.buffer.subarray(offset + HEADER_BYTES, offset + 4 + length)) });
-      offset += 4 + length;
+    if (chunk.length > 0) {
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
     }
-    this.buffer = this.buffer.subarray(offset);
+    const frames: Frame[] = [];
+    for (;;) {
+      if (this.expected === undefined) {
+        if (this.buffered < 4) break;
+        const header = this.take(4);
+        const length = new DataView(header.buffer).getUint32(0);
+        if (length === 0 || length > MAX_FRAME_BYTES) throw new Error(`frame length ${length} is outside 1..${MAX_FRAME_BYTES}`);
+        this.expected = length;
+      }
+      if (this.buffered < this.expected) break;
+      const tag = this.take(1)[0]!;
+      // a copy into a plain Uint8Array: a handler may keep the body, and chunks may be Buffers over pooled memory
+      frames.push({ tag, body: this.take(this.expected - 1) });
+      this.expected = undefined;
+    }
     return frames;
   }
 
-  /** Bytes of an unfinished frame. */
-  get pending(): number {
-    return this.buffer.length;
+  /** The next `count` bytes, copied out of the chunks, which give them up. */
+  private take(count: number): Uint8Array {
+    const out = new Uint8Array(count);
+    let filled = 0;
+    while (filled < count) {
+      const first = this.chunks[0]!;
+      const used = Math.min(first.length, count - filled);
+      out.set(first.subarray(0, used), filled);
+      filled += used;
+      if (used === first.length) this.chunks.shift();
+      else this.chunks[0] = first.subarray(used);
+    }
+    this.buffered -= count;
+    return out;
   }
-}
-
-export function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
 }

@@ -1,5 +1,5 @@
 import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protocol";
-import { keyOfLargest } from "../largest.js";
+import { keyOfLargest } from "../collections.js";
 
 export interface PoolLimits {
   total: number;
