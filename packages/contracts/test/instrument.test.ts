@@ -5,6 +5,7 @@ import { DEFAULT_CONTRACT_LIMITS } from "../src/limits.js";
 import {
   ContractSourceError,
   MAX_ARRAY_PATTERN_NESTING,
+  MAX_METERED_CHARS,
   MAX_PARSE_NESTING,
   METER_FUNCTIONS,
   RESERVED_PREFIX,
@@ -12,6 +13,7 @@ import {
   instrument,
   instrumentCacheSize,
   instrumentCached,
+  meteredLimit,
 } from "../src/js/instrument.js";
 
 const LIMITS = { codeBytes: DEFAULT_CONTRACT_LIMITS.codeBytes };
@@ -361,7 +363,7 @@ outer: for (var i = 0; i < 3; i++) {
 
   describe("writes whose key may be length or an index from 8 go through member(o, k), in the code's own mode", () => {
     /** The rewritten contract without the wrapper around it. */
-    const rewritten = (source: string) => instrument(source, LIMITS).split("return function () {")[1]!;
+    const rewritten = (source: string) => instrument(source, LIMITS).split("return (function () {")[1]!;
     it("rewrites every kind of write target with such a key, and nothing else", () => {
       const text = rewritten(`"use strict"; a[k] = 1; a.length += 2; a["length"]++; [a[k], a.length = 3] = x; ({ y: a[k], ...a[k] } = x); for (a[k] of x); for (a.length in x); a[0] = 1; a["x"] = 1; a.x = 1; b = a[k]; b = a.length;`);
       expect(text.match(/__chainsim_member\(/g)).to.have.length(9);
@@ -431,7 +433,7 @@ function main(input) { return helper(JSON.parse(input)); }
 
     it("keeps directive prologues first, so strict mode stays effective", () => {
       const program = `"use strict";\nfunction main() { for (const k of [1]) undeclared = k; return 1; }`;
-      expect(instrument(program, LIMITS)).to.include(`return function () {"use strict";`);
+      expect(instrument(program, LIMITS)).to.include(`return (function () {"use strict";`);
       expect(() => run(program, "main()")).to.throw(/undeclared is not defined/);
       // Without the directive the same code is sloppy and succeeds (the check above is meaningful).
       expect(run(program.slice(`"use strict";`.length), "main()").result).to.equal(1);
@@ -545,6 +547,20 @@ function query(input) {
         messages.add(error.message);
       }
       expect([...messages]).to.deep.equal([`SyntaxError: Contract code is nested more than ${MAX_PARSE_NESTING} levels deep (1:1033)`]);
+    });
+
+    it("metered text past 8 characters per character of source plus 4,096 (at most 2 Mi): 152, so that compiling it stays charged by the source", () => {
+      // 53 KB of one-line arrows became 1.7 Mi characters, compiled for 0.1-0.3 s in every nested call of 1,200 steps.
+      const arrows = `function init() {} function main() { return "x"; } const A = [${("x=>".repeat(40) + "0,").repeat(420)}0];`;
+      const error = refusal(arrows);
+      expect(error.code).to.equal(152);
+      expect(error.message).to.match(new RegExp(`^SyntaxError: Contract code would be \\d+ characters metered, more than ${meteredLimit(arrows.length)}: write fewer, larger functions$`));
+      expect(meteredLimit(arrows.length)).to.equal(8 * arrows.length + 4096);
+      expect(meteredLimit(1_000_000)).to.equal(MAX_METERED_CHARS);
+      // Small contracts and ordinary code stay well within: a few arrows, and statements.
+      const small = `function main(input) { return JSON.stringify([1, 2, 3].map((x) => x * 2).filter((x) => x > 2)); }`;
+      const ordinary = `function main(input) { ${"{ let v = Chain.load(input); if (v === false) { v = '0'; } Chain.store(input, String(Number(v) + 1)); } ".repeat(2000)} }`;
+      for (const source of [small, ordinary]) expect(instrument(source, LIMITS).length).to.be.below(meteredLimit(source.length));
     });
 
     it("array patterns nested past MAX_ARRAY_PATTERN_NESTING, through object patterns and defaults too: 152", () => {

@@ -1,5 +1,7 @@
 // Contracts in a child process: a dead worker costs the runs it had (155), never the validator.
-import { getPriority } from "node:os";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { getPriority, tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "chai";
 import { BuiltinError, ContractFailure, ContractWorkerRuntime, GuardTripped, DEFAULT_CONTRACT_LIMITS, type ContractHost, type ExecutionRequest } from "../src/index.js";
 import { instrumentContract } from "../src/validate.js";
@@ -152,6 +154,46 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     expect((await runtime.execute(outer)).value).to.equal(`${3 * 4001}/${3 * 4001}/499500`);
   });
 
+  it("keeps metered texts on disk when asked: a new worker prepares a stored contract's code without instrumenting it, a damaged file is instrumented again, a read-only store adds nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chainsim-metered-"));
+    const stored = () => readdirSync(dir).flatMap((build) => readdirSync(join(dir, build)).map((file) => join(dir, build, file)));
+    /** The run's result, and how many times its code was prepared with the clocks stopped (instrumenting, compiling). */
+    const runOn = async (writable: boolean, source: string) => {
+      const worker = new ContractWorkerRuntime(DEFAULT_CONTRACT_LIMITS, { metered: { dir, writable } });
+      try {
+        const uncounted: number[] = [];
+        const outcome = await worker.execute(request(source, host, { uncounted: (ms) => uncounted.push(ms) }));
+        return [outcome.value, uncounted.length];
+      } finally {
+        worker.dispose();
+      }
+    };
+    try {
+      const deployed = large(`${Math.random()}`);
+      const writer = new ContractWorkerRuntime(DEFAULT_CONTRACT_LIMITS, { metered: { dir, writable: true } });
+      try {
+        await writer.validate(deployed);
+      } finally {
+        writer.dispose();
+      }
+      expect(stored()).to.have.length(1);
+      // Compiling the long metered text still stops the clocks (1); instrumenting it is not needed.
+      expect(await runOn(false, deployed)).to.deep.equal([String(3 * 4001), 1]);
+      // A query's code, new to the store, is instrumented (2) and not added by a read-only store.
+      expect(await runOn(false, large(`${Math.random()}`))).to.deep.equal([String(3 * 4001), 2]);
+      expect(stored()).to.have.length(1);
+      const [file] = stored();
+      const bytes = readFileSync(file!);
+      bytes[bytes.length - 10] ^= 1;
+      writeFileSync(file!, bytes);
+      expect(await runOn(true, deployed)).to.deep.equal([String(3 * 4001), 2]);
+      // Instrumented again, it was stored whole again.
+      expect(await runOn(false, deployed)).to.deep.equal([String(3 * 4001), 1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("checks code in the worker: the caller's event loop turns meanwhile, and a refusal arrives as the ContractFailure it is", async () => {
     await runtime.execute(request(`function main() {}`, host));
     let turns = 0;
@@ -170,7 +212,7 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     // 240 KB of arrows nested 100 deep would be 8 MB of metered text, compiled by V8 in every run.
     const arrows = await failure(runtime.validate(`function main() { return [${("x=>".repeat(100) + "0,").repeat(800)}0]; }`));
     expect(arrows.code).to.equal(152);
-    expect(arrows.exception).to.match(/^SyntaxError: Contract code would be \d+ characters metered, more than 2097152: write fewer, larger functions$/);
+    expect(arrows.exception).to.match(/^SyntaxError: Contract code would be \d+ characters metered, more than \d+: write fewer, larger functions$/);
   });
 
   // Limits so loose that the models cannot stop what follows: the guards themselves are what is tested.

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Server } from "node:http";
 import { addressFromPublicKey, decodePrivateKey, parseJson } from "@chainsim/protocol";
 import { Ed25519Verifier, NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
@@ -30,6 +31,8 @@ const QUERY_CONCURRENCY = 1;
 const QUERY_MAX_WAITING = 64;
 /** The query worker's nice value: ledger executions, whose clock guard decides view changes, come first. */
 const QUERY_NICENESS = 10;
+/** The directory of the data dir where contracts' metered texts are kept (a cache: safe to delete). */
+const METERED_DIR = "contract_cache";
 
 export interface RunningNode {
   readonly config: NodeConfig;
@@ -60,9 +63,12 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     // Contracts run in worker processes that may die without taking the validator along; callContract gets a
     // worker of its own: a query must never wait in, or damage, the one that executes ledgers. Its worker runs
     // at a lower CPU priority and takes QUERY_CONCURRENCY queries at a time (docs/contracts.md §13, "Queries").
-    const contracts = { runtime: new ContractWorkerRuntime(limits, { log }), limits, trace: log };
+    // Metered texts are kept on disk by the ledger worker, which instruments only deployed code; the query
+    // worker reads them, never adds the code of a query (docs/contracts.md §13, "Preparing a contract's code").
+    const meteredDir = join(config.data_dir, METERED_DIR);
+    const contracts = { runtime: new ContractWorkerRuntime(limits, { log, metered: { dir: meteredDir, writable: true } }), limits, trace: log };
     const queries = {
-      runtime: new ContractWorkerRuntime(limits, { log, niceness: QUERY_NICENESS }),
+      runtime: new ContractWorkerRuntime(limits, { log, niceness: QUERY_NICENESS, metered: { dir: meteredDir, writable: false } }),
       limits,
       queue: new WorkQueue(QUERY_CONCURRENCY, QUERY_MAX_WAITING, "contract queries"),
     };

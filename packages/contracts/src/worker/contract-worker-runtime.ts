@@ -6,7 +6,7 @@ import { BuiltinError } from "../host.js";
 import type { ContractLimits } from "../limits.js";
 import type { ExecutionOutcome, ExecutionRequest } from "../js/js-runtime.js";
 import type { ContractRuntime } from "../runtime.js";
-import type { FromWorker, MeterState, RunFailure, ToWorker } from "./protocol.js";
+import type { FromWorker, MeteredStoreOptions, MeterState, RunFailure, ToWorker } from "./protocol.js";
 
 /** The error a failure reported by the worker stands for (a host failure is rebuilt by the caller). */
 function rebuild(failure: RunFailure): Error {
@@ -22,6 +22,8 @@ export interface WorkerOptions {
   log?: (line: string) => void;
   /** The worker's nice value (0 to 19): a worker of queries yields the CPU to the one of ledgers. */
   niceness?: number;
+  /** Metered texts kept on disk (js/metered-store.ts), so that a contract is instrumented once. */
+  metered?: MeteredStoreOptions;
 }
 
 /** The real stack an isolate needs so that the stack model (512 KiB) always trips far earlier (docs/contracts.md §13). */
@@ -234,7 +236,7 @@ export class ContractWorkerRuntime implements ContractRuntime {
       // A worker that had started is replaced at once; one that failed to start is retried by the next run.
       if (started && !this.disposed && this.child === undefined) this.start().ready.catch(() => {});
     });
-    this.send(child, { type: "init", limits: this.limits, minStackBytes: MIN_STACK_BYTES });
+    this.send(child, { type: "init", limits: this.limits, minStackBytes: MIN_STACK_BYTES, metered: this.options.metered });
     return child;
   }
 

@@ -2,6 +2,12 @@
 import type { ContractLimits } from "../limits.js";
 import type { ExecutionOutcome, ExecutionRequest } from "../js/js-runtime.js";
 
+/** Where a worker keeps metered texts on disk (js/metered-store.ts); only a writable store adds to it. */
+export interface MeteredStoreOptions {
+  dir: string;
+  writable: boolean;
+}
+
 /** The shared step meter's state as it travels with each message. */
 export interface MeterState {
   used: number;
@@ -20,7 +26,7 @@ export type RunFailure =
 
 export type ToWorker =
   /** `minStackBytes`: the real stack the worker must show its isolates have (measured up to there). */
-  | { type: "init"; limits: ContractLimits; minStackBytes: number }
+  | { type: "init"; limits: ContractLimits; minStackBytes: number; metered?: MeteredStoreOptions }
   | (Pick<ExecutionRequest, "code" | "entry" | "input" | "env" | "readOnly" | "depth"> & {
       type: "execute";
       id: number;

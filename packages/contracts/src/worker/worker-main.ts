@@ -3,7 +3,9 @@
 import ivm from "isolated-vm";
 import { ContractFailure, GuardTripped } from "../failure.js";
 import { BuiltinError, type ContractHost } from "../host.js";
+import { useMeteredStore } from "../js/instrument.js";
 import { JsRuntime, type StepMeter } from "../js/js-runtime.js";
+import { MeteredStore } from "../js/metered-store.js";
 import type { FromWorker, MeterState, RunFailure, ToWorker } from "./protocol.js";
 
 /** Raised in a run when the parent's host failed fatally; the parent keeps the real error. */
@@ -102,6 +104,7 @@ function answer(message: Extract<ToWorker, { type: "answer" }>): void {
 process.on("message", (message: ToWorker) => {
   switch (message.type) {
     case "init":
+      if (message.metered) useMeteredStore(new MeteredStore(message.metered.dir, message.metered.writable));
       runtime = new JsRuntime(message.limits);
       void Promise.all([isolateStackBytes(message.minStackBytes), runtime.warm()]).then(([stackBytes]) => send({ type: "ready", stackBytes }));
       break;
