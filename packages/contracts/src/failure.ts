@@ -35,6 +35,8 @@ export class GuardTripped extends ContractFailure {
 export const ENGINE_SUFFIX = " (engine)";
 /** The guard trips of the clock, and of V8's heap or a dead worker, as records and queries show them. */
 export const TIME_EXPIRED = "Time expired";
+/** What a run that spent its transaction's steps ends with (bootstrap.ts says the same inside the isolate). */
+export const STEP_LIMIT = "Step exceeding limit";
 export const ENGINE_MEMORY_LIMIT = "Memory exceeding limit" + ENGINE_SUFFIX;
 
 export const CONTRACT_EXECUTE_FAIL = 151;

@@ -7,6 +7,7 @@ import {
   MAX_ARRAY_PATTERN_NESTING,
   MAX_METERED_CHARS,
   MAX_PARSE_NESTING,
+  MAX_SCOPE_NESTING,
   METER_FUNCTIONS,
   RESERVED_PREFIX,
   clearInstrumentCache,
@@ -547,6 +548,19 @@ function query(input) {
         messages.add(error.message);
       }
       expect([...messages]).to.deep.equal([`SyntaxError: Contract code is nested more than ${MAX_PARSE_NESTING} levels deep (1:1033)`]);
+    });
+
+    it("blocks and functions nested past MAX_SCOPE_NESTING: 152 (acorn looks at every open scope for each identifier: 790 blocks made instrumenting 4-8 times slower)", () => {
+      const blocks = (levels: number) => `function main(o, k) { ${"{".repeat(levels)}o[k];${"}".repeat(levels)} }`;
+      expect(() => instrument(blocks(MAX_SCOPE_NESTING - 2), LIMITS)).not.to.throw();
+      // (padded, or the metered text would be too large for so short a source)
+      const arrows = (levels: number) => `function main() { return ${"() => ".repeat(levels)}0; } // ${"x".repeat(10_000)}`;
+      expect(() => instrument(arrows(MAX_SCOPE_NESTING - 2), LIMITS)).not.to.throw();
+      for (const source of [blocks(MAX_SCOPE_NESTING), arrows(MAX_SCOPE_NESTING), blocks(790)]) {
+        const error = refusal(source);
+        expect(error.code).to.equal(152);
+        expect(error.message).to.match(new RegExp(`^SyntaxError: Contract code nests blocks and functions more than ${MAX_SCOPE_NESTING} deep \\(1:\\d+\\)$`));
+      }
     });
 
     it("metered text past 8 characters per character of source plus 4,096 (at most 2 Mi): 152, so that compiling it stays charged by the source", () => {

@@ -209,8 +209,8 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     expect(refused.exception).to.match(/^'with' statement is not allowed in contracts/);
     const tooLarge = await failure(runtime.validate("x".repeat(DEFAULT_CONTRACT_LIMITS.codeBytes + 1)));
     expect([tooLarge.code, tooLarge.exception]).to.deep.equal([155, "Contract code is too large"]);
-    // 240 KB of arrows nested 100 deep would be 8 MB of metered text, compiled by V8 in every run.
-    const arrows = await failure(runtime.validate(`function main() { return [${("x=>".repeat(100) + "0,").repeat(800)}0]; }`));
+    // 180 KB of arrows nested 30 deep would be 6 MB of metered text, compiled by V8 in every run.
+    const arrows = await failure(runtime.validate(`function main() { return [${("x=>".repeat(30) + "0,").repeat(2000)}0]; }`));
     expect(arrows.code).to.equal(152);
     expect(arrows.exception).to.match(/^SyntaxError: Contract code would be \d+ characters metered, more than \d+: write fewer, larger functions$/);
   });

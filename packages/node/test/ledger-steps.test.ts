@@ -3,7 +3,7 @@
 // longer than the view timeout and the network changed view for 50 s (twenty-third review of 2026-11-26).
 import { expect } from "chai";
 import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protocol";
-import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS } from "../src/execution/executor.js";
+import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS } from "../src/execution/contracts/ledger-budget.js";
 import { TestChain, chainPerTest, makeKey, recordCode } from "./helpers/chain.js";
 import { CONTRACT_FEE, callOp, deployContract, deployOp } from "./helpers/contracts.js";
 
@@ -23,6 +23,9 @@ describe("contract steps per ledger", function () {
     spenders = await Promise.all(users.map(async (user) => chain.tx(user, [callOp(contract, "")], { fee_limit: CONTRACT_FEE })));
     transfer = await chain.tx(chain.genesis, [{ type: 7, pay_coin: { dest_address: users[0]!.address, amount: 1n } }]);
   });
+
+  /** A contract of a quarter of a budget's worth of source (500 steps to compile) whose main takes one step. */
+  const quarterBudgetContract = `function init() {} function main() {} // `.padEnd(500 * COMPILED_BYTES_PER_STEP, "x");
 
   const next = () => ({ closeTime: (chain.ledgers.lastHeader.close_time ?? 0n) + 1_000_000n, proposer: chain.validator.address });
 
@@ -48,13 +51,31 @@ describe("contract steps per ledger", function () {
   });
 
   it("counts the source of each contract a user's operation runs against them, a step per COMPILED_BYTES_PER_STEP bytes (V8 compiles it in each run)", async () => {
-    // A contract of a budget's worth of source whose main takes one step: a ledger is full after four calls.
-    const big = await deployContract(chain, users[0]!, `function init() {} function main() {} // ${"x".repeat(2_000 * COMPILED_BYTES_PER_STEP)}`);
-    const calls = await Promise.all(users.map((user) => chain.tx(user, [callOp(big, "")], { fee_limit: CONTRACT_FEE })));
+    // A contract of a quarter budget's worth of source whose main takes one step: four calls a transaction
+    // spend a budget, so a ledger is full after four such transactions.
+    const big = await deployContract(chain, users[0]!, quarterBudgetContract);
+    const calls = await Promise.all(users.map((user) => chain.tx(user, [0, 1, 2, 3].map(() => callOp(big, "")), { fee_limit: CONTRACT_FEE })));
     const ledger = await chain.ledgers.close({ ...next(), txs: calls }, "propose");
     expect(ledger.included.map((tx) => tx.hashHex)).to.deep.equal(calls.slice(0, LEDGER_STEP_BUDGETS).map((tx) => tx.hashHex));
     expect(ledger.full).to.equal(true);
     expect(recordCode(await chain.record(calls[0]!))).to.equal(0);
+  });
+
+  it("fails (155) a transaction whose own contracts would prepare more than a ledger's steps, before preparing the one too many", async () => {
+    // A deployment counts its bytes checked and compiled (for init): 12,800 bytes are 1,800 steps, so four
+    // fit a ledger's 8,000 steps and a fifth in the same transaction is refused.
+    const source = (i: number) => `function init() {} // ${i} `.padEnd(12_800, "x");
+    const fits = await chain.run(users[0]!, [0, 1, 2, 3].map((i) => deployOp(source(i))), { fee_limit: 10n * CONTRACT_FEE });
+    expect(recordCode(fits), fits.error_desc).to.equal(0);
+    const tooMany = await chain.run(users[1]!, [4, 5, 6, 7, 8].map((i) => deployOp(source(i))), { fee_limit: 10n * CONTRACT_FEE });
+    expect(recordCode(tooMany)).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED);
+    expect(tooMany.error_desc).to.include(`would prepare more source than ${LEDGER_STEP_BUDGETS * 2_000} steps of a ledger allow`);
+    // Calls count the source they compile the same way: sixteen calls of a quarter budget's worth fit, seventeen do not.
+    const big = await deployContract(chain, users[2]!, quarterBudgetContract);
+    const sixteen = await chain.run(users[3]!, Array.from({ length: 16 }, () => callOp(big, "")), { fee_limit: CONTRACT_FEE });
+    expect(recordCode(sixteen), sixteen.error_desc).to.equal(0);
+    const seventeen = await chain.run(users[3]!, Array.from({ length: 17 }, () => callOp(big, "")), { fee_limit: CONTRACT_FEE });
+    expect(recordCode(seventeen)).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED);
   });
 
   it("a backup refuses a value that goes on past them; a decided value is applied whole", async () => {

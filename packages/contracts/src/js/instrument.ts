@@ -440,6 +440,12 @@ function isReserved(name: unknown): boolean {
  * productions open per level of parentheses: some 200 levels; a chain of 800 binary operators.
  */
 export const MAX_PARSE_NESTING = 800;
+/**
+ * How many blocks and functions may be open inside one another. acorn looks at every open scope for each
+ * identifier it reads, so instrumenting 240 KB inside 790 nested blocks took 2-4 s instead of 0.5 s, work
+ * the clock does not count (review of 2026-11-27). Real code nests a few levels.
+ */
+export const MAX_SCOPE_NESTING = 64;
 const RECURSIVE_PRODUCTIONS = ["parseStatement", "parseMaybeAssign", "parseExprOp", "parseMaybeUnary", "parseExprAtom", "parseBindingAtom"];
 
 // acorn's productions are not in its type declarations: the subclass reaches them untyped.
@@ -459,6 +465,11 @@ const BoundedParser = Parser.extend((Base: any) => {
       }
     };
   }
+  const enterScope = Base.prototype.enterScope as (flags: number) => void;
+  (Bounded.prototype as any).enterScope = function (this: any, flags: number) {
+    if (this.scopeStack.length > MAX_SCOPE_NESTING) this.raise(this.start, `Contract code nests blocks and functions more than ${MAX_SCOPE_NESTING} deep`);
+    enterScope.call(this, flags);
+  };
   return Bounded as any;
 });
 

@@ -1,7 +1,7 @@
 import ivm from "isolated-vm";
 import { setFlagsFromString } from "node:v8";
 import { BuiltinError, type ContractEnvironment, type ContractHost } from "../host.js";
-import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, ENGINE_MEMORY_LIMIT, ENGINE_SUFFIX, GuardTripped, TIME_EXPIRED, truncateUtf8 } from "../failure.js";
+import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, ENGINE_MEMORY_LIMIT, ENGINE_SUFFIX, GuardTripped, STEP_LIMIT, TIME_EXPIRED, truncateUtf8 } from "../failure.js";
 import type { ContractLimits } from "../limits.js";
 import type { ContractRuntime } from "../runtime.js";
 import { utilsCrypto } from "../utils-host.js";
@@ -65,8 +65,6 @@ export interface ExecutionOutcome {
 
 /** What an entry point's return value becomes when it is neither a string nor a boolean. */
 export const NOT_CROSSABLE = Object.freeze({ notCrossable: true });
-
-const STEP_LIMIT = "Step exceeding limit";
 
 /**
  * Evaluates to the function that prepares a fresh isolate: it runs the bootstrap with the host references

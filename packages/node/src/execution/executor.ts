@@ -18,7 +18,8 @@ import { StateView } from "../state/state-view.js";
 import type { AccountStore } from "../storage/account-store.js";
 import type { SignatureChecker } from "./authorization.js";
 import { checkState, checkStatic, gasOf } from "./checks.js";
-import { ContractRun, SOURCE_BYTES_PER_STEP } from "./contracts/engine.js";
+import { ContractRun } from "./contracts/engine.js";
+import { LEDGER_STEP_BUDGETS } from "./contracts/ledger-budget.js";
 import { applyOperation, debit, DEFAULT_PRIVILEGE, EMPTY_HASH, newAccount } from "./operations.js";
 import { LEDGER_VERSION, type ChainParams } from "./params.js";
 import { ASSETS, METADATA, type EntryKind } from "../state/entries.js";
@@ -70,28 +71,6 @@ export type ExecutionMode = "propose" | "verify" | "decided";
 /** The clock guard's multiple for a decided value. */
 const DECIDED_TIME_FACTOR = 10;
 
-/**
- * Contract steps one ledger may spend, in transactions' budgets (docs/contracts.md §13, "Steps per ledger"):
- * the primary stops adding transactions once its ledger has spent this many, and a backup refuses a value
- * that goes on past them. Every backup runs every transaction of a value before it votes: fifty full-budget
- * transactions (the least a proposal holds) were 5 s of execution on each validator against a 2 s view
- * timeout, and the network changed view for 50 s (twenty-third review of 2026-11-26).
- */
-export const LEDGER_STEP_BUDGETS = 4;
-/**
- * A contract deployed costs the ledger's budget (not the transaction's) a step per this many bytes of its
- * source: instrumenting it takes 1-4 ms a KB (5-16 for sources of nested arrows), and fifty deployments of
- * 250 KB, cheap in steps, made a ledger of a minute (review of 2026-11-27). A 256 KiB contract counts
- * 32,768 steps: one or two fit a ledger.
- */
-export const DEPLOYED_BYTES_PER_STEP = 8;
-/**
- * A contract a user's operation runs costs the ledger's budget a step per this many bytes of its source, for
- * V8's compilation of it in the run's isolate (nested runs pay as much in the transaction's own steps):
- * transactions of a step each, calling a contract of 250 KB, were seconds of compiling a ledger (review of
- * 2026-11-27).
- */
-export const COMPILED_BYTES_PER_STEP = SOURCE_BYTES_PER_STEP;
 
 /**
  * Bytes of transactions one ledger holds (their envelopes; docs/consensus.md, "Transactions"), counted as
@@ -252,8 +231,7 @@ export class Executor {
       actual_fee: run.fee(),
       contract_tx_hashes: contractTxs.map((r) => r.hash!),
     };
-    const preparing = Math.ceil(run.checkedSourceBytes / DEPLOYED_BYTES_PER_STEP) + Math.ceil(run.compiledSourceBytes / COMPILED_BYTES_PER_STEP);
-    return { records: [record, ...contractTxs], steps: run.meter.used + preparing };
+    return { records: [record, ...contractTxs], steps: run.meter.used + run.preparingSteps };
   }
 
   /** Finishes a ledger: metadata hashes, the account tree root, the header and its hash. */

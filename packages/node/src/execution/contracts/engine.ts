@@ -1,7 +1,9 @@
 import {
   BuiltinError,
+  CONTRACT_LIMIT_EXCEEDED,
   ContractFailure,
   GuardTripped,
+  STEP_LIMIT,
   type ContractRuntime,
   type ContractEnvironment,
   type ContractLimits,
@@ -25,6 +27,7 @@ import { applyOperation, type ContractHooks } from "../operations.js";
 import { creationGas } from "../checks.js";
 import type { ChainParams } from "../params.js";
 import { ChainHost } from "./chain-host.js";
+import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS, SOURCE_BYTES_PER_STEP } from "./ledger-budget.js";
 
 /**
  * A contract's log text in node.log: control characters (line breaks, terminal escapes) written as \uXXXX,
@@ -39,10 +42,9 @@ function escapeControls(text: string): string {
  * with chainsim's bootstrap (about 5 ms) and V8's compilation of the callee, which grows with its source.
  * Charged as 100 steps, a budget of nested calls reached the clock, and of nested calls to a 250 KB
  * contract took 9 s (review of 2026-11-27). A user's own run is compiled too, counted by the ledger
- * (executor.ts COMPILED_BYTES_PER_STEP), not by the transaction's steps, which clients see.
+ * (ledger-budget.ts COMPILED_BYTES_PER_STEP), not by the transaction's steps, which clients see.
  */
 const NESTED_RUN_STEPS = 400;
-export const SOURCE_BYTES_PER_STEP = 64;
 function nestedRunSteps(code: string): number {
   return NESTED_RUN_STEPS + Math.ceil(code.length / SOURCE_BYTES_PER_STEP);
 }
@@ -92,9 +94,9 @@ export class ContractRun {
   /** Gas of the contract-made transactions, added to the user transaction's. */
   extraGas = 0n;
   /** Bytes of contract source checked for deployment (instrumented: work the ledger's budget counts). */
-  checkedSourceBytes = 0;
+  private checkedSourceBytes = 0;
   /** Bytes of contract source the user's own runs compiled (nested runs pay for theirs in steps). */
-  compiledSourceBytes = 0;
+  private compiledSourceBytes = 0;
   readonly contractTxs: RawTransactionEnvStore[] = [];
   readonly created: { contract_address: string; contract_evm_address: string; operation_index: number }[] = [];
   readonly queryReturns: QueryReturn[] = [];
@@ -200,9 +202,17 @@ export class ContractRun {
     if (frame.depth >= this.limits.maxDepth) throw new ChainError(ErrorCode.CONTRACT_TOO_MANY_RECURSION, "Too many recursion.");
     const code = (await this.state.account(frame.codeAddress))?.contract?.payload;
     if (!code) throw new BuiltinError(`The account(${frame.codeAddress}) has no contract.`);
-    if (frame.depth > 0) this.meter.used += nestedRunSteps(code);
-    else this.compiledSourceBytes += code.length;
     try {
+      if (frame.depth > 0) {
+        this.meter.used += nestedRunSteps(code);
+        // Paid before the callee is prepared: a budget that runs out here prepares nothing more.
+        if (this.meter.used > this.meter.limit) {
+          this.meter.exhausted = true;
+          throw new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STEP_LIMIT);
+        }
+      } else {
+        this.prepare(0, code.length);
+      }
       const outcome = await this.runtime.execute({
         code,
         entry,
@@ -265,13 +275,32 @@ export class ContractRun {
     return result.value;
   }
 
+  /** What preparing this transaction's contracts counts against the ledger's steps (ledger-budget.ts). */
+  get preparingSteps(): number {
+    return Math.ceil(this.checkedSourceBytes / DEPLOYED_BYTES_PER_STEP) + Math.ceil(this.compiledSourceBytes / COMPILED_BYTES_PER_STEP);
+  }
+
+  /**
+   * Counts source about to be checked for deployment or compiled for a user's run, refusing it (155) when
+   * this transaction alone would then pass a ledger's steps: preparing is not charged by the clock, and one
+   * transaction of 100 operations compiled or checked for minutes (review of 2026-11-27).
+   */
+  private prepare(checkedBytes: number, compiledBytes: number): void {
+    this.checkedSourceBytes += checkedBytes;
+    this.compiledSourceBytes += compiledBytes;
+    const ledgerSteps = LEDGER_STEP_BUDGETS * this.limits.steps;
+    if (this.preparingSteps > ledgerSteps) {
+      throw new ChainError(ErrorCode.CONTRACT_LIMIT_EXCEEDED, `the transaction's contracts would prepare more source than ${ledgerSteps} steps of a ledger allow (${this.checkedSourceBytes} bytes checked for deployment, ${this.compiledSourceBytes} compiled)`);
+    }
+  }
+
   private async validate(contract: Contract): Promise<void> {
     if ((contract.type ?? ContractType.JAVASCRIPT) !== ContractType.JAVASCRIPT) {
       throw new ChainError(ErrorCode.CONTRACT_INVALID, `contract type ${contract.type} is not supported (JavaScript is type 0)`);
     }
-    this.checkedSourceBytes += (contract.payload ?? "").length;
     const started = performance.now();
     try {
+      this.prepare((contract.payload ?? "").length, 0);
       await this.runtime.validate(contract.payload ?? "");
     } catch (error) {
       if (error instanceof GuardTripped) this.guardTripped ??= error;

@@ -1,0 +1,29 @@
+// What contracts cost a ledger beyond their steps (docs/contracts.md §13, "Steps per ledger"): the executor
+// stops a ledger at LEDGER_STEP_BUDGETS, and a transaction's contracts (engine.ts) may not prepare more than
+// that on their own.
+
+/** A nested run pays a step per this many bytes of its callee's source, for V8's compiling it (engine.ts). */
+export const SOURCE_BYTES_PER_STEP = 64;
+
+/**
+ * Contract steps one ledger may spend, in transactions' budgets (docs/contracts.md §13, "Steps per ledger"):
+ * the primary stops adding transactions once its ledger has spent this many, and a backup refuses a value
+ * that goes on past them. Every backup runs every transaction of a value before it votes: fifty full-budget
+ * transactions (the least a proposal holds) were 5 s of execution on each validator against a 2 s view
+ * timeout, and the network changed view for 50 s (twenty-third review of 2026-11-26).
+ */
+export const LEDGER_STEP_BUDGETS = 4;
+/**
+ * A contract deployed costs the ledger's budget (not the transaction's) a step per this many bytes of its
+ * source: instrumenting it takes 1-4 ms a KB (5-16 for sources of nested arrows), and fifty deployments of
+ * 250 KB, cheap in steps, made a ledger of a minute (review of 2026-11-27). A 256 KiB contract counts
+ * 32,768 steps: one or two fit a ledger.
+ */
+export const DEPLOYED_BYTES_PER_STEP = 8;
+/**
+ * A contract a user's operation runs costs the ledger's budget a step per this many bytes of its source, for
+ * V8's compilation of it in the run's isolate (nested runs pay as much in the transaction's own steps):
+ * transactions of a step each, calling a contract of 250 KB, were seconds of compiling a ledger (review of
+ * 2026-11-27).
+ */
+export const COMPILED_BYTES_PER_STEP = SOURCE_BYTES_PER_STEP;
