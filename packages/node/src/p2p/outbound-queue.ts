@@ -16,7 +16,8 @@ export const DEFAULT_QUEUE_LIMITS: QueueLimits = { messages: 10_000, bytes: 16 *
  * anything lost is recovered by state sync, whereas dropping new messages would keep a peer stale.
  */
 export class OutboundQueue {
-  private items: Uint8Array[] = [];
+  /** Frames from `head` on; those before it were taken or dropped, and no longer referenced. */
+  private items: (Uint8Array | undefined)[] = [];
   private head = 0;
   private bytes = 0;
   dropped = 0;
@@ -40,7 +41,7 @@ export class OutboundQueue {
   take(maxBytes: number): Uint8Array[] {
     const taken: Uint8Array[] = [];
     let size = 0;
-    while (this.length > 0 && (taken.length === 0 || size + this.items[this.head].length <= maxBytes)) {
+    while (this.length > 0 && (taken.length === 0 || size + this.items[this.head]!.length <= maxBytes)) {
       const frame = this.shift();
       size += frame.length;
       taken.push(frame);
@@ -55,7 +56,10 @@ export class OutboundQueue {
   }
 
   private shift(): Uint8Array {
-    const frame = this.items[this.head++];
+    const frame = this.items[this.head]!;
+    // Let it go now: until the next compaction, a sent frame would otherwise stay in memory (a validator
+    // held 132 sent gossip frames of 3.6 MB, 470 MB, review of 2026-11-27).
+    this.items[this.head++] = undefined;
     this.bytes -= frame.length;
     // compact now and then, so shifting stays O(1) amortised without an ever-growing array
     if (this.head > 1024 && this.head * 2 > this.items.length) {
