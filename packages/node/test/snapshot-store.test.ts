@@ -39,6 +39,18 @@ describe("SnapshotStore", () => {
     expect(await new SnapshotStore(dbs.keyvalue).load()).to.deep.equal(saved);
   });
 
+  it("keeps prepared pre-prepares and other values apart from the votes, and reads back snapshots written whole before", async () => {
+    const full: PersistedInstance = { seq: 5, startMs: 9, prePrepare: "pp", validated: false, prepared: { prePrepare: "old", prepares: ["p1", "p2"] }, votes: ["c"], values: ["x", "y"] };
+    const saved = state([full, instance(6, [])]);
+    await new SnapshotStore(dbs.keyvalue).save(saved);
+    expect(await new SnapshotStore(dbs.keyvalue).load()).to.deep.equal(saved);
+    // The format before votes and values were split: one record per instance.
+    const whole = { ...full, seq: 7 };
+    await dbs.keyvalue.put("consensus/instance/00000000000000000007", new TextEncoder().encode(JSON.stringify(whole)));
+    await dbs.keyvalue.put("consensus/state", new TextEncoder().encode(JSON.stringify({ ...state([]), instances: undefined, instanceSeqs: [7] })));
+    expect((await new SnapshotStore(dbs.keyvalue).load())!.instances).to.deep.equal([whole]);
+  });
+
   it("rewrites only the instances that changed, and drops those that left the window", async () => {
     const store = new SnapshotStore(dbs.keyvalue);
     const votes = ["v1"];
@@ -56,8 +68,11 @@ describe("SnapshotStore", () => {
     await store.save(state([instance(3, ["v2"]), instance(4, [])]));
     expect(writes.map((w) => w.replace(/\/0+(\d)/, "/$1"))).to.deep.equal([
       "del consensus/instance/2",
+      "del consensus/values/2",
+      // instance 3 got a vote: its values (a whole ledger) are not written again
       "put consensus/instance/3",
       "put consensus/instance/4",
+      "put consensus/values/4",
       "put consensus/state",
     ]);
     writes.length = 0;
