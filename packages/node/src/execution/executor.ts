@@ -71,7 +71,6 @@ export type ExecutionMode = "propose" | "verify" | "decided";
 /** The clock guard's multiple for a decided value. */
 const DECIDED_TIME_FACTOR = 10;
 
-
 /**
  * Bytes of transactions one ledger holds (their envelopes; docs/consensus.md, "Transactions"), counted as
  * LEDGER_STEP_BUDGETS is: the transaction that crosses the line is in, so a value stays under 9 MiB. A
