@@ -1,5 +1,8 @@
 import { ChainError, ErrorCode } from "@chainsim/protocol";
 
+/** Work whose client went away before its turn (WorkQueue.run's `abandoned`): nobody to answer. */
+export class AbandonedWork extends Error {}
+
 /**
  * Runs costly work `concurrency` at a time, first come first served, and refuses at once with 114 what
  * arrives when `maxWaiting` already wait. Two users: contract queries (callContract, testTransaction;
@@ -9,7 +12,7 @@ import { ChainError, ErrorCode } from "@chainsim/protocol";
  */
 export class WorkQueue {
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { start: () => void; cancel: (error: Error) => void }[] = [];
 
   /** `what` names the work in the refusal, e.g. "contract queries". */
   constructor(
@@ -18,12 +21,26 @@ export class WorkQueue {
     private readonly what: string,
   ) {}
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in its turn. Work whose `abandoned` signal fires while it waits (its client went away) leaves
+   * the line and never runs: a client that sent 65 costly queries and left held the query worker seven
+   * minutes after it stopped (review of 2026-11-27).
+   */
+  async run<T>(work: () => Promise<T>, abandoned?: AbortSignal): Promise<T> {
     if (this.running >= this.concurrency) {
       if (this.waiting.length >= this.maxWaiting) {
         throw new ChainError(ErrorCode.TX_POOL_FULL, `this validator has ${this.maxWaiting} ${this.what} waiting: retry later`);
       }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((start, cancel) => {
+        const entry = { start, cancel };
+        this.waiting.push(entry);
+        abandoned?.addEventListener("abort", () => {
+          const at = this.waiting.indexOf(entry);
+          if (at < 0) return;
+          this.waiting.splice(at, 1);
+          cancel(new AbandonedWork(`abandoned while waiting among the ${this.what}`));
+        });
+      });
     } else {
       this.running++;
     }
@@ -32,7 +49,7 @@ export class WorkQueue {
     } finally {
       // The slot passes straight to the next waiting work, if any.
       const next = this.waiting.shift();
-      if (next) next();
+      if (next) next.start();
       else this.running--;
     }
   }

@@ -3,7 +3,7 @@
 // longer than the view timeout and the network changed view for 50 s (twenty-third review of 2026-11-26).
 import { expect } from "chai";
 import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protocol";
-import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS } from "../src/execution/contracts/ledger-budget.js";
+import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS, RUN_STEPS } from "../src/execution/contracts/ledger-budget.js";
 import { TestChain, chainPerTest, makeKey, recordCode } from "./helpers/chain.js";
 import { CONTRACT_FEE, callOp, deployContract, deployOp } from "./helpers/contracts.js";
 
@@ -24,8 +24,8 @@ describe("contract steps per ledger", function () {
     transfer = await chain.tx(chain.genesis, [{ type: 7, pay_coin: { dest_address: users[0]!.address, amount: 1n } }]);
   });
 
-  /** A contract of a quarter of a budget's worth of source (500 steps to compile) whose main takes one step. */
-  const quarterBudgetContract = `function init() {} function main() {} // `.padEnd(500 * COMPILED_BYTES_PER_STEP, "x");
+  /** A contract a call of which costs a quarter of a budget (RUN_STEPS, and 100 steps to compile) and one step. */
+  const quarterBudgetContract = `function init() {} function main() {} // `.padEnd((500 - RUN_STEPS) * COMPILED_BYTES_PER_STEP, "x");
 
   const next = () => ({ closeTime: (chain.ledgers.lastHeader.close_time ?? 0n) + 1_000_000n, proposer: chain.validator.address });
 
@@ -62,14 +62,14 @@ describe("contract steps per ledger", function () {
   });
 
   it("fails (155) a transaction whose own contracts would prepare more than a ledger's steps, before preparing the one too many", async () => {
-    // A deployment counts its bytes checked and compiled (for init): 12,800 bytes are 1,800 steps, so four
-    // fit a ledger's 8,000 steps and a fifth in the same transaction is refused.
-    const source = (i: number) => `function init() {} // ${i} `.padEnd(12_800, "x");
+    // A deployment counts its bytes checked and compiled, and its init run: 10,240 bytes are 1,840 steps, so
+    // four fit a ledger's 8,000 steps and a fifth in the same transaction is refused.
+    const source = (i: number) => `function init() {} // ${i} `.padEnd(10_240, "x");
     const fits = await chain.run(users[0]!, [0, 1, 2, 3].map((i) => deployOp(source(i))), { fee_limit: 10n * CONTRACT_FEE });
     expect(recordCode(fits), fits.error_desc).to.equal(0);
     const tooMany = await chain.run(users[1]!, [4, 5, 6, 7, 8].map((i) => deployOp(source(i))), { fee_limit: 10n * CONTRACT_FEE });
     expect(recordCode(tooMany)).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED);
-    expect(tooMany.error_desc).to.include(`would prepare more source than ${LEDGER_STEP_BUDGETS * 2_000} steps of a ledger allow`);
+    expect(tooMany.error_desc).to.include(`would prepare more than ${LEDGER_STEP_BUDGETS * 2_000} steps of a ledger allow`);
     // Calls count the source they compile the same way: sixteen calls of a quarter budget's worth fit, seventeen do not.
     const big = await deployContract(chain, users[2]!, quarterBudgetContract);
     const sixteen = await chain.run(users[3]!, Array.from({ length: 16 }, () => callOp(big, "")), { fee_limit: CONTRACT_FEE });

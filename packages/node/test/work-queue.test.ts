@@ -44,4 +44,28 @@ describe("the work queue", () => {
     expect(await after).to.equal("ran");
     expect(await queue.run(async () => "free")).to.equal("free");
   });
+
+  it("drops waiting work whose client went away: it never runs, and the next in line gets the slot", async () => {
+    const queue = new WorkQueue(1, 4, "contract queries");
+    const [a, b, c] = [held(), held(), held()];
+    const gone = new AbortController();
+    const first = queue.run(a.run);
+    const abandoned = queue.run(b.run, gone.signal);
+    const third = queue.run(c.run, new AbortController().signal);
+    gone.abort();
+    expect(await abandoned.catch((e: Error) => e.message)).to.equal("abandoned while waiting among the contract queries");
+    a.query.finish("a");
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([b.query.started, c.query.started]).to.deep.equal([false, true]);
+    c.query.finish("c");
+    expect(await third).to.equal("c");
+    // Work already running is not stopped by its signal, and a signal that fires after it ran changes nothing.
+    const late = new AbortController();
+    const d = held();
+    const running = queue.run(d.run, late.signal);
+    late.abort();
+    d.query.finish("d");
+    expect(await running).to.equal("d");
+  });
 });

@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { ChainError, ErrorCode, stringifyJson } from "@chainsim/protocol";
 import { keyOfLargest } from "../collections.js";
 import type { JsonBodyParser } from "./json-body.js";
+import { AbandonedWork } from "../work-queue.js";
 
 /** Requests longer than this count as expired in getModulesStatus. */
 const EXPIRE_MS = 30_000;
@@ -58,6 +59,15 @@ export interface WebServerStats {
 /** Writes a body as JSON, int64 values as exact numbers. HTTP 200 unless told otherwise. */
 export function sendJson(res: Response, body: unknown, status = 200): void {
   res.status(status).type("application/json").send(stringifyJson(body));
+}
+
+/** Fires when the connection of `res` closes before its answer was sent: the client went away. */
+export function clientGone(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 /** One query value; clients do not URL-encode, and a repeated key keeps its first value. */
@@ -124,8 +134,8 @@ export function createApp(
   app.use((req, res) => sendJson(res, { error_code: ErrorCode.NOT_EXIST, error_desc: `no route ${req.method} ${req.path}` }, 404));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const e = error as { type?: string; status?: number; message?: string };
-    if (e.type === "request.aborted") {
-      // The client went away before its body ended: nobody to answer, nothing to log.
+    if (e.type === "request.aborted" || error instanceof AbandonedWork) {
+      // The client went away before its body ended, or before its work's turn: nobody to answer, nothing to log.
       res.destroy();
     } else if (res.headersSent) {
       // Answered already (a body dropped by BodiesInFlight): a second answer would throw here.

@@ -27,7 +27,7 @@ import { applyOperation, type ContractHooks } from "../operations.js";
 import { creationGas } from "../checks.js";
 import type { ChainParams } from "../params.js";
 import { ChainHost } from "./chain-host.js";
-import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS, SOURCE_BYTES_PER_STEP } from "./ledger-budget.js";
+import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS, RUN_STEPS, SOURCE_BYTES_PER_STEP } from "./ledger-budget.js";
 
 /**
  * A contract's log text in node.log: control characters (line breaks, terminal escapes) written as \uXXXX,
@@ -37,16 +37,9 @@ function escapeControls(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/**
- * What starting a nested run costs on top of the built-in's price (docs/contracts.md §13): a fresh isolate
- * with chainsim's bootstrap (about 5 ms) and V8's compilation of the callee, which grows with its source.
- * Charged as 100 steps, a budget of nested calls reached the clock, and of nested calls to a 250 KB
- * contract took 9 s (review of 2026-11-27). A user's own run is compiled too, counted by the ledger
- * (ledger-budget.ts COMPILED_BYTES_PER_STEP), not by the transaction's steps, which clients see.
- */
-const NESTED_RUN_STEPS = 400;
+/** What a nested run costs the transaction's steps before it starts (docs/contracts.md §13, ledger-budget.ts). */
 function nestedRunSteps(code: string): number {
-  return NESTED_RUN_STEPS + Math.ceil(code.length / SOURCE_BYTES_PER_STEP);
+  return RUN_STEPS + Math.ceil(code.length / SOURCE_BYTES_PER_STEP);
 }
 
 /** Where a contract runs: whose code, whose storage, what it sees, how deep. */
@@ -97,6 +90,8 @@ export class ContractRun {
   private checkedSourceBytes = 0;
   /** Bytes of contract source the user's own runs compiled (nested runs pay for theirs in steps). */
   private compiledSourceBytes = 0;
+  /** The user's own runs started (nested runs pay for theirs in steps). */
+  private userRuns = 0;
   readonly contractTxs: RawTransactionEnvStore[] = [];
   readonly created: { contract_address: string; contract_evm_address: string; operation_index: number }[] = [];
   readonly queryReturns: QueryReturn[] = [];
@@ -211,7 +206,7 @@ export class ContractRun {
           throw new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STEP_LIMIT);
         }
       } else {
-        this.prepare(0, code.length);
+        this.prepare(0, code.length, 1);
       }
       const outcome = await this.runtime.execute({
         code,
@@ -277,20 +272,24 @@ export class ContractRun {
 
   /** What preparing this transaction's contracts counts against the ledger's steps (ledger-budget.ts). */
   get preparingSteps(): number {
-    return Math.ceil(this.checkedSourceBytes / DEPLOYED_BYTES_PER_STEP) + Math.ceil(this.compiledSourceBytes / COMPILED_BYTES_PER_STEP);
+    return Math.ceil(this.checkedSourceBytes / DEPLOYED_BYTES_PER_STEP) + Math.ceil(this.compiledSourceBytes / COMPILED_BYTES_PER_STEP) + this.userRuns * RUN_STEPS;
   }
 
   /**
-   * Counts source about to be checked for deployment or compiled for a user's run, refusing it (155) when
-   * this transaction alone would then pass a ledger's steps: preparing is not charged by the clock, and one
-   * transaction of 100 operations compiled or checked for minutes (review of 2026-11-27).
+   * Counts source about to be checked for deployment, or compiled for a user's run and the run itself,
+   * refusing it (155) when this transaction alone would then pass a ledger's steps: preparing is not charged
+   * by the clock, and one transaction of 100 operations compiled or checked for minutes (review of 2026-11-27).
    */
-  private prepare(checkedBytes: number, compiledBytes: number): void {
+  private prepare(checkedBytes: number, compiledBytes: number, runs: number): void {
     this.checkedSourceBytes += checkedBytes;
     this.compiledSourceBytes += compiledBytes;
+    this.userRuns += runs;
     const ledgerSteps = LEDGER_STEP_BUDGETS * this.limits.steps;
     if (this.preparingSteps > ledgerSteps) {
-      throw new ChainError(ErrorCode.CONTRACT_LIMIT_EXCEEDED, `the transaction's contracts would prepare more source than ${ledgerSteps} steps of a ledger allow (${this.checkedSourceBytes} bytes checked for deployment, ${this.compiledSourceBytes} compiled)`);
+      throw new ChainError(
+        ErrorCode.CONTRACT_LIMIT_EXCEEDED,
+        `the transaction's contracts would prepare more than ${ledgerSteps} steps of a ledger allow (${this.checkedSourceBytes} bytes checked for deployment, ${this.compiledSourceBytes} compiled, ${this.userRuns} runs started)`,
+      );
     }
   }
 
@@ -300,7 +299,7 @@ export class ContractRun {
     }
     const started = performance.now();
     try {
-      this.prepare((contract.payload ?? "").length, 0);
+      this.prepare((contract.payload ?? "").length, 0, 0);
       await this.runtime.validate(contract.payload ?? "");
     } catch (error) {
       if (error instanceof GuardTripped) this.guardTripped ??= error;

@@ -2,7 +2,14 @@
 // stops a ledger at LEDGER_STEP_BUDGETS, and a transaction's contracts (engine.ts) may not prepare more than
 // that on their own.
 
-/** A nested run pays a step per this many bytes of its callee's source, for V8's compiling it (engine.ts). */
+/**
+ * What starting a run costs on top of its steps: a fresh isolate with chainsim's bootstrap (about 5 ms). A
+ * nested run pays it in the transaction's steps, a user's run against the ledger's (engine.ts). Charged as
+ * 100 steps, a budget of nested calls reached the clock; uncharged, a user's transaction of 100 operations
+ * calling a 25 KB contract took 3 s (reviews of 2026-11-27).
+ */
+export const RUN_STEPS = 400;
+/** A run pays a step per this many bytes of its contract's source, for V8's compiling it (engine.ts). */
 export const SOURCE_BYTES_PER_STEP = 64;
 
 /**
@@ -15,9 +22,9 @@ export const SOURCE_BYTES_PER_STEP = 64;
 export const LEDGER_STEP_BUDGETS = 4;
 /**
  * A contract deployed costs the ledger's budget (not the transaction's) a step per this many bytes of its
- * source: instrumenting it takes 1-4 ms a KB (5-16 for sources of nested arrows), and fifty deployments of
- * 250 KB, cheap in steps, made a ledger of a minute (review of 2026-11-27). A 256 KiB contract counts
- * 32,768 steps: one or two fit a ledger.
+ * source: instrumenting it takes 1-4 ms a KB, and fifty deployments of 250 KB, cheap in steps, made a ledger
+ * of a minute (review of 2026-11-27). A 256 KiB contract counts 32,768 steps: one or two fit a ledger, one a
+ * transaction (engine.ts `prepare`).
  */
 export const DEPLOYED_BYTES_PER_STEP = 8;
 /**

@@ -17,7 +17,7 @@ import type { NodeContext } from "../../context.js";
 import type { LedgerPosition } from "../../execution/contracts/engine.js";
 import { queryContract } from "../../execution/contracts/query.js";
 import { simulateTransaction } from "../../execution/simulate.js";
-import { query, sendJson } from "../app.js";
+import { clientGone, query, sendJson } from "../app.js";
 import { pendingJson, recordJson } from "../views.js";
 
 const MAX_ITEMS = 1000;
@@ -136,7 +136,10 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
         : codecs.Transaction.decode(fromHex(String(item.transaction_blob ?? ""), "transaction_blob"));
     const signatureCount = Number(toInt64(item.signature_number ?? 1, "signature_number"));
     if (signatureCount < 1 || signatureCount > 100) throw new ChainError(ErrorCode.INVALID_PARAMETER, "signature_number should be between 1 and 100");
-    const simulation = await ctx.queries.queue.run(() => simulateTransaction(ctx.queries, ctx.ledgers.stateView(), ctx.ledgers.params, nextLedger(ctx), transaction, signatureCount));
+    const simulation = await ctx.queries.queue.run(
+      () => simulateTransaction(ctx.queries, ctx.ledgers.stateView(), ctx.ledgers.params, nextLedger(ctx), transaction, signatureCount),
+      clientGone(res),
+    );
     sendJson(res, {
       error_code: 0,
       error_desc: "",
@@ -170,13 +173,15 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
     const optType = Number(toInt64(body.opt_type ?? 2, "opt_type"));
     if (optType !== 2) throw new ChainError(ErrorCode.INVALID_PARAMETER, "opt_type 2 (query) is the only mode of callContract");
     const source = texts.source_address ? checkAddress(texts.source_address, "source_address", ErrorCode.INVALID_PARAMETER) : "";
-    const { error, result } = await ctx.queries.queue.run(() =>
-      queryContract(ctx.queries, ctx.ledgers.stateView(), ctx.ledgers.params, nextLedger(ctx), {
-        contractAddress: address,
-        code,
-        input: texts.input ?? "",
-        source,
-      }),
+    const { error, result } = await ctx.queries.queue.run(
+      () =>
+        queryContract(ctx.queries, ctx.ledgers.stateView(), ctx.ledgers.params, nextLedger(ctx), {
+          contractAddress: address,
+          code,
+          input: texts.input ?? "",
+          source,
+        }),
+      clientGone(res),
     );
     sendJson(res, { error_code: error?.code ?? 0, error_desc: error?.message ?? "", result });
   });
