@@ -1,9 +1,13 @@
 /** Transactions a proposal may hold before this validator has timed any execution. */
 const FIRST_PROPOSAL_TXS = 100;
-/** At least this many per proposal, however slow execution gets: the network must still make progress. */
-export const MIN_PROPOSAL_TXS = 50;
-/** Executions of fewer transactions say little about the cost of one. */
-const MIN_SAMPLE_TXS = 20;
+/**
+ * At least this many per proposal, however slow execution gets: the network must still make progress. At 50,
+ * ledgers of contract calls (16 ms each, on each of four validators sharing two cores) took longer than the
+ * view timeout, and local-4 changed view at every ledger: 7 calls a second (2026-11-27, docs/benchmarks.md).
+ */
+export const MIN_PROPOSAL_TXS = 10;
+/** Executions of fewer transactions say little about the cost of one (and no more than the least proposal). */
+const MIN_SAMPLE_TXS = MIN_PROPOSAL_TXS;
 /** Weight of the newest sample in the running average. */
 const SMOOTHING = 0.3;
 
