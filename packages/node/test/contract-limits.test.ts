@@ -56,6 +56,31 @@ describe("contract limits and sandbox", function () {
     expect(JSON.parse(record.error_desc!).exception).to.equal("Step exceeding limit");
   });
 
+  it("bounds what runs send out (docs/contracts.md §13): log lines of 4,096 characters and 64 KiB a transaction, return values of 256 KiB, error messages cut", async () => {
+    const address = await deployContract(
+      chain,
+      user,
+      `function init() {}
+       function query(input) {
+         if (input === "log") { const line = "y".repeat(1 << 20); for (let i = 0; i < 100; i++) Utils.log(line); return "logged"; }
+         if (input === "return") return "r".repeat(300000);
+         throw new Error("e".repeat(100000));
+       }`,
+    );
+    const logged = await queryOn(chain, address, "log", "");
+    const lines = Object.values(logged.result.logs as Record<string, string>);
+    expect(lines.slice(0, -1).every((line) => line.length === 4097)).to.equal(true);
+    expect(lines.at(-1)).to.equal("… log limit reached");
+    expect(lines.slice(0, -1).join("").length).to.be.at.most(64 * 1024 + 4097);
+    const returned = await queryOn(chain, address, "return", "");
+    expect(returned.error?.code).to.equal(ErrorCode.CONTRACT_LIMIT_EXCEEDED);
+    expect(JSON.stringify(returned.result.query_rets)).to.include("Return value exceeding limit");
+    const thrown = await queryOn(chain, address, "throw", "");
+    const exception = (thrown.result.query_rets as { error: { data: { exception: string } } }[])[0]!.error.data.exception;
+    expect(exception.startsWith("Error: eee")).to.equal(true);
+    expect(Buffer.byteLength(exception)).to.be.below(400);
+  });
+
   it("refuses code over 256 KiB with 155 and creates nothing", async () => {
     const code = `function init() {}\n//${"x".repeat(256 * 1024)}`;
     const record = await chain.run(user, [deployOp(code)], { fee_limit: 1_000_000_000n });
