@@ -19,7 +19,7 @@ import type { AccountStore } from "../storage/account-store.js";
 import type { SignatureChecker } from "./authorization.js";
 import { checkState, checkStatic, gasOf } from "./checks.js";
 import { ContractRun } from "./contracts/engine.js";
-import { LEDGER_STEP_BUDGETS } from "./contracts/ledger-budget.js";
+import { ledgerStepBudget } from "./contracts/ledger-budget.js";
 import { applyOperation, debit, DEFAULT_PRIVILEGE, EMPTY_HASH, newAccount } from "./operations.js";
 import { LEDGER_VERSION, type ChainParams } from "./params.js";
 import { ASSETS, METADATA, type EntryKind } from "../state/entries.js";
@@ -119,7 +119,7 @@ export class Executor {
     const records: RawTransactionEnvStore[] = [];
     const included: SignedTransaction[] = [];
     const refused: ExecutedLedger["refused"] = [];
-    const ledgerSteps = LEDGER_STEP_BUDGETS * this.contracts.limits.steps;
+    const ledgerSteps = ledgerStepBudget(this.contracts.limits.steps);
     let steps = 0;
     let bytes = 0;
     for (const tx of proposal.txs) {

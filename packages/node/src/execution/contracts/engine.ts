@@ -27,7 +27,7 @@ import { applyOperation, type ContractHooks } from "../operations.js";
 import { creationGas } from "../checks.js";
 import type { ChainParams } from "../params.js";
 import { ChainHost } from "./chain-host.js";
-import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, LEDGER_STEP_BUDGETS, RUN_STEPS, SOURCE_BYTES_PER_STEP } from "./ledger-budget.js";
+import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, ledgerStepBudget, RUN_STEPS } from "./ledger-budget.js";
 
 /**
  * A contract's log text in node.log: control characters (line breaks, terminal escapes) written as \uXXXX,
@@ -39,7 +39,7 @@ function escapeControls(text: string): string {
 
 /** What a nested run costs the transaction's steps before it starts (docs/contracts.md §13, ledger-budget.ts). */
 function nestedRunSteps(code: string): number {
-  return RUN_STEPS + Math.ceil(code.length / SOURCE_BYTES_PER_STEP);
+  return RUN_STEPS + Math.ceil(code.length / COMPILED_BYTES_PER_STEP);
 }
 
 /** Where a contract runs: whose code, whose storage, what it sees, how deep. */
@@ -284,7 +284,7 @@ export class ContractRun {
     this.checkedSourceBytes += checkedBytes;
     this.compiledSourceBytes += compiledBytes;
     this.userRuns += runs;
-    const ledgerSteps = LEDGER_STEP_BUDGETS * this.limits.steps;
+    const ledgerSteps = ledgerStepBudget(this.limits.steps);
     if (this.preparingSteps > ledgerSteps) {
       throw new ChainError(
         ErrorCode.CONTRACT_LIMIT_EXCEEDED,

@@ -9,8 +9,6 @@
  * calling a 25 KB contract took 3 s (reviews of 2026-11-27).
  */
 export const RUN_STEPS = 400;
-/** A run pays a step per this many bytes of its contract's source, for V8's compiling it (engine.ts). */
-export const SOURCE_BYTES_PER_STEP = 64;
 
 /**
  * Contract steps one ledger may spend, in transactions' budgets (docs/contracts.md §13, "Steps per ledger"):
@@ -20,6 +18,11 @@ export const SOURCE_BYTES_PER_STEP = 64;
  * timeout, and the network changed view for 50 s (twenty-third review of 2026-11-26).
  */
 export const LEDGER_STEP_BUDGETS = 4;
+
+/** The contract steps a ledger may spend, for a network whose transactions have `steps` each. */
+export function ledgerStepBudget(steps: number): number {
+  return LEDGER_STEP_BUDGETS * steps;
+}
 /**
  * A contract deployed costs the ledger's budget (not the transaction's) a step per this many bytes of its
  * source: instrumenting it takes 1-4 ms a KB, and fifty deployments of 250 KB, cheap in steps, made a ledger
@@ -28,9 +31,8 @@ export const LEDGER_STEP_BUDGETS = 4;
  */
 export const DEPLOYED_BYTES_PER_STEP = 8;
 /**
- * A contract a user's operation runs costs the ledger's budget a step per this many bytes of its source, for
- * V8's compilation of it in the run's isolate (nested runs pay as much in the transaction's own steps):
- * transactions of a step each, calling a contract of 250 KB, were seconds of compiling a ledger (review of
- * 2026-11-27).
+ * A run costs a step per this many bytes of its contract's source, for V8's compilation of it in the run's
+ * isolate: a nested run in the transaction's steps, a user's run against the ledger's. Transactions of a step
+ * each, calling a contract of 250 KB, were seconds of compiling a ledger (review of 2026-11-27).
  */
-export const COMPILED_BYTES_PER_STEP = SOURCE_BYTES_PER_STEP;
+export const COMPILED_BYTES_PER_STEP = 64;
