@@ -19,11 +19,14 @@ const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefi
 const SEEDS = process.env.CHAINSIM_SIM_SEEDS ?? "30";
 const TIMEOUT_MS = 240_000;
 
-const catalogue = JSON.parse(readFileSync(join(packageDir, "mutants/catalogue.json"), "utf8")).filter((m) => !only || m.id === only);
+const entries = JSON.parse(readFileSync(join(packageDir, "mutants/catalogue.json"), "utf8"));
+// An entry with "equivalent" (the argument why no run can tell it from the correct code) is listed, not run.
+const equivalent = entries.filter((m) => m.equivalent);
+const catalogue = entries.filter((m) => !m.equivalent && (!only || m.id === only));
 if (!existsSync(join(packageDir, "dist/test/sim.test.js"))) fail("packages/consensus is not built: run npm run build first");
 
 // Every mutant must still apply to the source as it is: a stale catalogue is an error, not a pass.
-for (const m of catalogue) {
+for (const m of entries) {
   const source = readFileSync(join(packageDir, m.file), "utf8");
   const count = source.split(m.find).length - 1;
   if (count !== 1) fail(`mutant ${m.id}: its text occurs ${count} times in ${m.file} (expected once); update mutants/catalogue.json`);
@@ -47,7 +50,7 @@ function prepare(id, mutant) {
 function simulate(dir) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [mocha, "--no-config", "--bail", "--timeout", "200000", join(dir, "dist/test/sim.test.js")], {
-      env: { ...process.env, CHAINSIM_SIM_SEEDS: SEEDS },
+      env: { ...process.env, CHAINSIM_SIM_SEEDS: SEEDS, CHAINSIM_SIM_FAIL_FAST: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -87,7 +90,17 @@ await Promise.all(Array.from({ length: Math.max(1, Math.min(2, availableParallel
 rmSync(scratchRoot, { recursive: true, force: true });
 
 const killed = results.filter((r) => r.killed).length;
-const summary = { mutants: results.length, killed, survived: results.filter((r) => !r.killed).map((r) => r.id), seeds_per_scenario: Number(SEEDS), seconds: +((performance.now() - started) / 1000).toFixed(0) };
+const summary = {
+  mutants: results.length,
+  killed,
+  survived: results.filter((r) => !r.killed).map((r) => r.id),
+  equivalent: equivalent.map((m) => m.id),
+  seeds_per_scenario: Number(SEEDS),
+  seconds: +((performance.now() - started) / 1000).toFixed(0),
+};
 if (json) console.log(JSON.stringify({ ...summary, results }, null, 2));
-else console.log(`\n${killed} of ${results.length} mutants killed by the simulations alone (${SEEDS} seeds per adversarial scenario, ${summary.seconds} s)`);
+else {
+  for (const m of equivalent) console.log(`equivalent ${m.id.padEnd(28)} not run: ${m.equivalent}`);
+  console.log(`\n${killed} of ${results.length} mutants killed by the simulations alone (${SEEDS} seeds per adversarial scenario, ${summary.seconds} s); ${equivalent.length} equivalent, not run`);
+}
 process.exit(killed === results.length ? 0 : 1);

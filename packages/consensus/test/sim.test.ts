@@ -12,11 +12,14 @@ function runSeeds(seeds: number[], options: (seed: number) => SimulationOptions)
     if (result.violations.length > 0) {
       const first = result.violations.slice(0, 3).map((v) => `${v.assertion}: ${v.message}`);
       failures.push(`seed ${seed}: ${first.join("; ")} (heights ${result.heights}, views ${result.views})`);
+      if (FAIL_FAST) break;
     }
   }
   return { failures, total };
 }
 
+/** Stop a scenario at its first failing seed (mutation testing wants a verdict, not every failure). */
+const FAIL_FAST = process.env.CHAINSIM_SIM_FAIL_FAST === "1";
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 /** Seeds per adversarial scenario and validator count; CHAINSIM_SIM_SEEDS runs more (or fewer). */
 const ADVERSARY_SEEDS = Number(process.env.CHAINSIM_SIM_SEEDS ?? 100);

@@ -1,4 +1,4 @@
-import { open, sign, type Body, type ConsensusCrypto, type PrePrepare, type SignedMessage, type Verifier, type ViewChange, type Vote } from "../../src/index.js";
+import { open, sign, type Body, type CommitProof, type ConsensusCrypto, type PrePrepare, type SignedMessage, type Verifier, type ViewChange, type Vote } from "../../src/index.js";
 import type { Signed } from "../../src/messages.js";
 import { sha256Hex } from "./crypto.js";
 import type { Prng } from "./prng.js";
@@ -28,7 +28,13 @@ export type ByzantineBehavior =
    * for a value nobody proposed, pre-prepared by whichever of the two was a recent view's primary, with the
    * other's PREPARE alone, that PREPARE repeated, or the PREPAREs honest replicas sent for another value.
    */
-  | "forged-certificate";
+  | "forged-certificate"
+  /** As a primary, a second pre-prepare for the same view and seq, with another valid value, to every other replica. */
+  | "double-pre-prepare"
+  /** Its VIEW-CHANGE's certificates re-signed as if it had pre-prepared them, where it was not the primary. */
+  | "misattributed-certificate"
+  /** As a state-transfer source, ledgers whose commit proofs mix views (its own COMMIT of a later view in each). */
+  | "mixed-view-proofs";
 
 export const BYZANTINE_BEHAVIORS: ByzantineBehavior[] = [
   "conflicting-votes",
@@ -41,6 +47,9 @@ export const BYZANTINE_BEHAVIORS: ByzantineBehavior[] = [
   "fake-pre-prepares",
   "forged-checkpoint-proof",
   "forged-certificate",
+  "double-pre-prepare",
+  "misattributed-certificate",
+  "mixed-view-proofs",
 ];
 
 /**
@@ -59,7 +68,13 @@ export class ByzantineReplica {
     private readonly verifier: Verifier,
     private readonly random: Prng,
     private readonly accomplice?: { replica: number; crypto: ConsensusCrypto },
+    /** Told of each value it proposes as a primary besides the honest one (a valid proposal, however two-faced). */
+    private readonly proposed?: (digest: string) => void,
   ) {}
+
+  acts(behavior: ByzantineBehavior): boolean {
+    return this.behaviors.includes(behavior);
+  }
 
   /** A message delivered to this replica (its PREPAREs feed forged certificates). */
   observe(message: SignedMessage): void {
@@ -76,7 +91,7 @@ export class ByzantineReplica {
     if (!signed) return [message];
     this.history.push(message);
     if (this.history.length > 200) this.history.shift();
-    const has = (b: ByzantineBehavior) => this.behaviors.includes(b);
+    const has = (b: ByzantineBehavior) => this.acts(b);
     const out: SignedMessage[] = [];
     let body: Body = signed.body;
     if ((body.kind === "prepare" || body.kind === "commit") && has("conflicting-votes") && (to + body.seq) % 2 === 0) {
@@ -98,7 +113,20 @@ export class ByzantineReplica {
       // The signature covers the digest only: another value beside it needs no new signature.
       return [{ ...message, value: new TextEncoder().encode(`value/mismatched/${body.seq}`) }];
     }
+    if (body.kind === "pre-prepare" && has("double-pre-prepare") && body.value && to % 2 === 0) {
+      const value = new TextEncoder().encode(`value/second/${body.view}/${body.seq}`);
+      this.proposed?.(sha256Hex(value));
+      out.push(this.sign({ ...body, value, digest: sha256Hex(value) }));
+    }
     if (body.kind === "view-change" && has("forged-certificate") && this.accomplice) body = this.forgeCertificate(body);
+    if (body.kind === "view-change" && has("misattributed-certificate")) {
+      const n = this.verifier.validators.length;
+      const prepared = body.prepared.map((cert) => {
+        const pp = cert.prePrepare.body;
+        return pp.view % n === this.replica ? cert : { ...cert, prePrepare: sign<PrePrepare>(this.crypto, { ...pp, replica: this.replica }) };
+      });
+      body = { ...body, prepared };
+    }
     if (body.kind === "view-change" && has("forged-checkpoint-proof")) {
       const stableSeq = body.stableSeq + 4 * 8;
       const stableDigest = sha256Hex(`forged-state/${stableSeq}`);
@@ -119,6 +147,16 @@ export class ByzantineReplica {
     out.push(body === signed.body ? message : this.sign(body));
     if (has("replay") && this.random.chance(0.3)) out.push(this.history[this.random.int(0, this.history.length - 1)]!);
     return out;
+  }
+
+  /** A commit proof for the same seq and value whose COMMITs span two views: its own COMMIT moved one view up. */
+  mixViews(proof: CommitProof): CommitProof {
+    const commits = (proof.commits ?? []).map((wire) => open(this.verifier, wire) as Signed<Vote> | undefined);
+    const first = commits[0]?.body;
+    if (!first || commits.some((c) => !c)) return proof;
+    const own = sign<Vote>(this.crypto, { ...first, view: first.view + 1, replica: this.replica }).wire;
+    const others = commits.filter((c) => c!.body.replica !== this.replica).map((c) => c!.wire);
+    return { commits: [...others.slice(0, this.verifier.quorum - 1), own] };
   }
 
   private forgeCertificate(vc: ViewChange): ViewChange {

@@ -1,3 +1,4 @@
+import type { CommitProof } from "../../src/index.js";
 import { sha256Hex } from "./crypto.js";
 
 /** A value a replica handed to its node (a commit), or one its node fetched by state transfer. */
@@ -6,6 +7,8 @@ export interface Decision {
   seq: number;
   digest: string;
   value: Uint8Array | null;
+  /** The COMMITs that prove it. */
+  proof?: CommitProof;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { codecs } from "@chainsim/protocol";
 import {
+  open,
   Replica,
   sign,
   verifierOf,
@@ -13,6 +14,7 @@ import {
 } from "../../src/index.js";
 import { ByzantineReplica, type ByzantineBehavior } from "./adversary.js";
 import { Agreement, InOrder, Liveness, NoSafetyEvents, Validity, type Assertion } from "./assertions.js";
+import { Conduct } from "./conduct.js";
 import { VirtualClock } from "./clock.js";
 import { sha256Hex, simulatedKeys } from "./crypto.js";
 import { CHAOTIC, HEALED, Network, type LinkConditions } from "./network.js";
@@ -107,6 +109,7 @@ export class Simulation {
   readonly validity = new Validity();
   readonly inOrder = new InOrder();
   readonly liveness: Liveness;
+  readonly conduct: Conduct;
   private readonly assertions: Assertion[];
   private readonly options: Required<Omit<SimulationOptions, "unsafe" | "byzantine">> & Pick<SimulationOptions, "unsafe" | "byzantine">;
   private readonly byzantine?: ByzantineReplica;
@@ -142,7 +145,6 @@ export class Simulation {
     const { seed, n } = this.options;
     this.random = new Prng(seed);
     this.liveness = new Liveness(this.options.livenessCommits);
-    this.assertions = [this.agreement, this.validity, this.inOrder, this.liveness, this.safetyEvents];
     const keys = simulatedKeys(seed);
     const validators = Array.from({ length: n }, (_, i) => `validator-${i}`);
     this.nodes = validators.map(
@@ -156,16 +158,24 @@ export class Simulation {
           unsafeQuorum: this.options.unsafe?.replicas.includes(i) ? this.options.unsafe.quorum : undefined,
         }),
     );
+    const verifier = verifierOf(this.nodes[0].config);
+    this.conduct = new Conduct(verifier, 2 * this.options.ckpInterval, (i) => this.honest(i));
+    this.assertions = [this.agreement, this.validity, this.inOrder, this.liveness, this.safetyEvents, this.conduct];
     this.network = new Network(this.clock, this.random, (to, _from, message) => {
       if (!this.alive(to)) return;
       if (to === this.byzantine?.replica) this.byzantine.observe(message);
+      const signed = this.honest(to) ? open(verifier, message) : undefined;
+      if (signed) this.conduct.onDeliver(to, signed);
       this.handle(to, this.nodes[to].replica.receive(message, this.clock.now));
+      if (signed?.body.kind === "view-change") this.conduct.afterDelivery(to, this.nodes[to].replica.status().view);
     });
     const byzantine = this.options.byzantine;
     if (byzantine) {
       const config = this.nodes[byzantine.replica].config;
       const accomplice = byzantine.accomplice === undefined ? undefined : { replica: byzantine.accomplice, crypto: this.nodes[byzantine.accomplice].config.crypto };
-      this.byzantine = new ByzantineReplica(byzantine.replica, byzantine.behaviors, config.crypto, verifierOf(config), this.random, accomplice);
+      this.byzantine = new ByzantineReplica(byzantine.replica, byzantine.behaviors, config.crypto, verifierOf(config), this.random, accomplice, (digest) =>
+        this.validity.onPropose(digest),
+      );
     }
   }
 
@@ -220,6 +230,12 @@ export class Simulation {
     return !this.nodes[i].crashed;
   }
 
+  /** Runs the replica code unchanged and sends what it says: the replicas the conduct rules judge. */
+  private honest(i: number): boolean {
+    const o = this.options;
+    return i !== o.byzantine?.replica && i !== o.byzantine?.accomplice && !o.unsafe?.replicas.includes(i) && !(o.equivocatingPrimary && i === 0);
+  }
+
   private tick(i: number): void {
     if (this.alive(i)) {
       // Clients always wait for the next value here, so every replica expects the primary to make progress.
@@ -250,7 +266,10 @@ export class Simulation {
     this.stats.nullCommits += out.commits.filter((c) => c.value === null).length;
     for (const event of out.events) this.safetyEvents.onEvent(i, event);
     if (out.persist && (this.options.restart || this.options.restartAnytime)) node.saved = JSON.parse(JSON.stringify(node.replica.snapshot())) as PersistedState;
+    const verifier = verifierOf(node.config);
     for (const { to, message } of out.send) {
+      const signed = this.honest(i) ? open(verifier, message) : undefined;
+      if (signed) this.conduct.onSend(i, signed);
       const targets = to === "all" ? this.nodes.map((_, j) => j).filter((j) => j !== i) : [to];
       if (this.chaotic && this.options.checkpointLoss > 0 && codecs.PbftMessage.decode(message.message!).checkpoint && this.random.chance(this.options.checkpointLoss)) continue;
       for (const j of targets) {
@@ -261,10 +280,15 @@ export class Simulation {
     }
     for (const v of out.validate) {
       const ok = new TextDecoder().decode(v.value).startsWith("value/");
-      this.clock.schedule(1, () => this.alive(i) && this.handle(i, node.replica.valueChecked(v.view, v.seq, v.digest, ok, this.clock.now)));
+      // Checking takes a while (the node executes the value): votes of faster replicas arrive meanwhile.
+      this.clock.schedule(this.random.int(1, 120), () => {
+        if (!this.alive(i)) return;
+        if (ok) this.conduct.onChecked(i, v.view, v.seq, v.digest);
+        this.handle(i, node.replica.valueChecked(v.view, v.seq, v.digest, ok, this.clock.now));
+      });
     }
     for (const commit of out.commits) {
-      for (const a of this.assertions) a.onCommit?.({ node: i, seq: commit.seq, digest: commit.digest, value: commit.value });
+      for (const a of this.assertions) a.onCommit?.({ node: i, seq: commit.seq, digest: commit.digest, value: commit.value, proof: commit.proof });
       // After a restart the replica may hand out again what the ledger already holds.
       if (commit.seq !== node.height + 1) continue;
       this.append(node, { digest: commit.digest, value: commit.value, proof: commit.proof });
@@ -280,20 +304,28 @@ export class Simulation {
     node.ledgers.push({ ...ledger, stateDigest: sha256Hex(`${node.stateDigest}/${ledger.digest}`) });
   }
 
-  /** Copies ledgers from the most advanced peer named in the request, checking each commit proof. */
+  /**
+   * Copies ledgers from the peers named in the request, most advanced first, checking each commit proof;
+   * a ledger whose proof fails ends that peer's turn. A Byzantine peer serving proofs that mix views is
+   * asked first.
+   */
   private stateTransfer(i: number, request: SyncRequest): void {
     const node = this.nodes[i];
-    const peers = request.from.map((j) => this.nodes[j]).filter((peer) => !peer.crashed);
-    const peer = peers.sort((a, b) => b.height - a.height)[0];
-    if (!peer || peer.height <= node.height) return;
-    this.stats.stateTransfers++;
+    const mixer = this.byzantine?.acts("mixed-view-proofs") ? this.byzantine.replica : undefined;
+    const sources = [...new Set([...(mixer === undefined ? [] : [mixer]), ...request.from.sort((a, b) => this.nodes[b].height - this.nodes[a].height)])];
     const verifier = verifierOf(node.config);
-    while (node.height < peer.height) {
-      const seq = node.height + 1;
-      const ledger = peer.ledgers[seq - 1];
-      if (!verifyCommitProof(verifier, seq, ledger.digest, ledger.proof)) break;
-      for (const a of this.assertions) a.onSynced?.({ node: i, seq, digest: ledger.digest, value: ledger.value });
-      this.append(node, ledger);
+    for (const j of sources) {
+      const peer = this.nodes[j];
+      if (peer.crashed || j === i || peer.height <= node.height) continue;
+      this.stats.stateTransfers++;
+      while (node.height < peer.height) {
+        const seq = node.height + 1;
+        const ledger = peer.ledgers[seq - 1];
+        const proof = j === mixer ? this.byzantine!.mixViews(ledger.proof) : ledger.proof;
+        if (!verifyCommitProof(verifier, seq, ledger.digest, proof)) break;
+        for (const a of this.assertions) a.onSynced?.({ node: i, seq, digest: ledger.digest, value: ledger.value, proof });
+        this.append(node, { ...ledger, proof });
+      }
     }
     this.inOrder.onExpect(i, node.height + 1);
     this.handle(i, node.replica.synced(node.height, node.stateDigest, this.clock.now));
@@ -313,6 +345,7 @@ export class Simulation {
       }
     }
     node.replica = new Replica(node.config, node.saved, this.clock.now);
+    this.conduct.onRestart(i);
     // The ledger may be ahead of the snapshot (executed after the last vote): tell the replica.
     this.inOrder.onExpect(i, node.height + 1);
     if (node.height > node.replica.status().lastExecutedSeq) this.handle(i, node.replica.synced(node.height, node.stateDigest, this.clock.now));
