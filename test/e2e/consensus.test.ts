@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { Keypair, payCoin, sendTransaction, type ChainsimClient, type ConsensusInfoResponse } from "@chainsim/client";
-import { dumpLogsOnFailure, startTestNetwork, testManifest, waitFor, type TestNetwork } from "../harness/network.js";
+import { Keypair, payCoin, sendTransaction, type ChainsimClient } from "@chainsim/client";
+import { dumpLogsOnFailure, majorityView, startTestNetwork, testManifest, waitFor, type TestNetwork } from "../harness/network.js";
 
 const VIEW_TIMEOUT_MS = 1000;
 
@@ -39,23 +39,7 @@ describe("e2e: PBFT across four validator processes", function () {
     return answer.error_code === 0 ? (answer.result!.header.hash as string) : undefined;
   }
 
-  /**
-   * The view that a majority of the live nodes is active in, with its primary. A majority, not one node:
-   * a replica that timed out alone has left that view and waits for f+1 others (docs/consensus.md, "A
-   * replica that moved to a view alone"), and on a loaded machine that can happen at any time.
-   */
-  async function currentView(): Promise<{ view: number; primary: number; infos: ConsensusInfoResponse[] }> {
-    const nodes = live();
-    return waitFor(`a view that a majority of ${nodes.map(name).join(", ")} is active in`, async () => {
-      const infos = await Promise.all(nodes.map((i) => clients()[i].getConsensusInfo()));
-      const votes = new Map<string, number>();
-      for (const info of infos) if (info.view_active) votes.set(`${info.view_number} ${info.leader}`, (votes.get(`${info.view_number} ${info.leader}`) ?? 0) + 1);
-      const [key] = [...votes].find(([, count]) => count > nodes.length / 2) ?? [];
-      if (key === undefined) return undefined;
-      const [view, leader] = key.split(" ");
-      return { view: Number(view), primary: net.handle.nodes.findIndex((n) => n.address === leader), infos };
-    });
-  }
+  const currentView = () => majorityView(net, live());
 
   async function primary(): Promise<number> {
     return (await currentView()).primary;

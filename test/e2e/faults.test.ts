@@ -1,11 +1,11 @@
 import { expect } from "chai";
 import { Keypair, payCoin, sendTransaction, type ChainsimClient } from "@chainsim/client";
 import { parseJson, stringifyJson } from "@chainsim/protocol";
-import { dumpLogsOnFailure, startTestNetwork, testManifest, waitFor, type TestNetwork } from "../harness/network.js";
+import { dumpLogsOnFailure, majorityView, startTestNetwork, testManifest, waitFor, type TestNetwork } from "../harness/network.js";
 
 /**
- * The message fault plane on four real validator processes (issue 5, point 1): an equivocating primary
- * and a partitioned backup, driven over /debug/faults. Agreement must hold at every seq on every node,
+ * The message fault plane on four real validator processes (issue 5, point 1): an equivocating primary,
+ * a partitioned backup and a censoring primary (issue 11, point 8), driven over /debug/faults. Agreement must hold at every seq on every node,
  * and ledgers must advance again once the rules are deleted.
  */
 describe("e2e: message faults over /debug/faults on four validators", function () {
@@ -43,12 +43,11 @@ describe("e2e: message faults over /debug/faults on four validators", function (
   }
 
   async function primary(): Promise<number> {
-    const info = await clients()[0].getConsensusInfo();
-    return net.handle.nodes.findIndex((n) => n.address === info.leader);
+    return (await majorityView(net, all)).primary;
   }
 
-  async function pay(i: number): Promise<void> {
-    await sendTransaction(clients()[i], { signers: [genesis], operations: [payCoin(Keypair.generate().address, 1_000n)], nonce: ++nonce });
+  async function pay(i: number): Promise<string> {
+    return (await sendTransaction(clients()[i], { signers: [genesis], operations: [payCoin(Keypair.generate().address, 1_000n)], nonce: ++nonce })).hash;
   }
 
   it("fault injection is on in test manifests and starts with no rules", async () => {
@@ -79,6 +78,22 @@ describe("e2e: message faults over /debug/faults on four validators", function (
     for (const i of all) await faults(i, "DELETE");
     const target = (await Promise.all(rest.map(tip))).reduce((a, b) => (a > b ? a : b)) + 2n;
     await waitFor(`every node at ledger ${target}`, async () => ((await Promise.all(all.map(tip))).every((t) => t >= target) ? true : undefined), 40_000);
+  });
+
+  it("a censoring primary (empty ledgers while a transaction waits) is replaced, and the transaction commits", async () => {
+    const { view, primary: censor } = await majorityView(net, all);
+    await faults(censor, "POST", { kind: "byzantine", mode: "censor" });
+    const backup = (censor + 1) % 4;
+    const started = Date.now();
+    const hash = await pay(backup);
+    // Overdue after max(4 × view_timeout_ms, 6 s), then three empty ledgers (strikes) at every backup.
+    await waitFor("the censored transaction in a ledger", async () => ((await clients()[backup].getTransactionHistory({ hash })).error_code === 0 ? true : undefined), 60_000);
+    const waitedMs = Date.now() - started;
+    const after = await majorityView(net, all);
+    expect(after.view).to.be.greaterThan(view);
+    expect(after.primary).to.not.equal(censor);
+    console.log(`      censoring primary ${net.handle.nodes[censor].name} replaced; the transaction waited ${waitedMs} ms`);
+    await faults(censor, "DELETE");
   });
 
   it("every node has the same ledger hash at every seq", async () => {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { launchTemporaryNetwork, parseManifest, type TemporaryNetwork } from "@chainsim/cli";
-import { ChainsimClient } from "@chainsim/client";
+import { ChainsimClient, type ConsensusInfoResponse } from "@chainsim/client";
 
 /** A network started for one test file: real validator processes on free ports in a temp directory. */
 export interface TestNetwork extends TemporaryNetwork {
@@ -39,6 +39,24 @@ export async function waitFor<T>(what: string, condition: () => Promise<T | unde
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/**
+ * The view that a majority of `nodes` (indexes into the network) is active in, with its primary's index.
+ * A majority, not one node: a replica that timed out alone has left that view and waits for f+1 others
+ * (docs/consensus.md, "A replica that moved to a view alone"), which a loaded machine can cause any time.
+ */
+export async function majorityView(net: TestNetwork, nodes: number[]): Promise<{ view: number; primary: number; infos: ConsensusInfoResponse[] }> {
+  const names = nodes.map((i) => net.handle.nodes[i].name).join(", ");
+  return waitFor(`a view that a majority of ${names} is active in`, async () => {
+    const infos = await Promise.all(nodes.map((i) => net.clients[i].getConsensusInfo()));
+    const votes = new Map<string, number>();
+    for (const info of infos) if (info.view_active) votes.set(`${info.view_number} ${info.leader}`, (votes.get(`${info.view_number} ${info.leader}`) ?? 0) + 1);
+    const [key] = [...votes].find(([, count]) => count > nodes.length / 2) ?? [];
+    if (key === undefined) return undefined;
+    const [view, leader] = key.split(" ");
+    return { view: Number(view), primary: net.handle.nodes.findIndex((n) => n.address === leader), infos };
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
 export * from "./config.js";
 export { runNodeFromFile, startNode, type RunningNode } from "./node.js";
 export * from "./p2p/index.js";
+export { BYZANTINE_MODES, type ByzantineMode } from "./faults/index.js";

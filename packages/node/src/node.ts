@@ -98,6 +98,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       keyvalue: dbs.keyvalue,
       log,
       unsafeQuorum: unsafeQuorum ?? undefined,
+      censoring: faults && (() => faults.plane.byzantine("censor")),
     });
     const context: NodeContext = {
       config,

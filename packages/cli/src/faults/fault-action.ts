@@ -1,3 +1,5 @@
+import { BYZANTINE_MODES, type ByzantineMode } from "@chainsim/node";
+
 /**
  * The fault vocabulary shared by `chainsim fault` and a scenario's schedule (manifest `perturb` lists and
  * `[[fault]]` entries): one name per action, one set of parameters, one validation.
@@ -10,8 +12,8 @@ export const MESSAGE_ACTIONS = ["partition", "disconnect", "heal", "delay", "dro
 export const FAULT_ACTIONS = [...PROCESS_ACTIONS, ...MESSAGE_ACTIONS] as const;
 export type FaultActionName = (typeof FAULT_ACTIONS)[number];
 
-export const BYZANTINE_MODES = ["equivocate", "silent", "wrong-digest", "bad-signature", "replay", "mutate"] as const;
-export type ByzantineMode = (typeof BYZANTINE_MODES)[number];
+/** Byzantine modes are the node's (its fault plane carries them out). */
+export { BYZANTINE_MODES, type ByzantineMode };
 
 /** What a per-node `perturb = [...]` list may hold: each is applied for a while, then healed. */
 export const PERTURBATIONS = ["kill", "pause", "disconnect", "restart", "wipe", "twin"] as const;

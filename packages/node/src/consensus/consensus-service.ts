@@ -32,6 +32,8 @@ export interface ConsensusServiceParts {
   log: (line: string) => void;
   /** Test-only: see ReplicaConfig.unsafeQuorum. */
   unsafeQuorum?: number;
+  /** Fault injection (docs/faults.md, `censor`): while true, this validator proposes no transactions. */
+  censoring?: () => boolean;
   now?: () => number;
 }
 
@@ -310,7 +312,7 @@ export class ConsensusService {
     const tip = ledgers.lastHeader;
     if (this.replica.nextProposalSeq() !== Number(tip.seq) + 1) return;
     const limit = this.proposalSize.limit;
-    const candidates = await txs.nextProposal(limit);
+    const candidates = this.parts.censoring?.() ? [] : await txs.nextProposal(limit);
     this.backlog = candidates.length >= limit;
     if (candidates.length === 0 && !emptyDue) {
       this.nextReadyCheck = this.now() + consensus.close_interval_ms;

@@ -91,6 +91,11 @@ export class FaultPlane {
       .map((rule) => rule.mode);
   }
 
+  /** Whether an active Byzantine rule has `mode` (for modes that act on this validator's own choices, not on its messages). */
+  byzantine(mode: ByzantineMode): boolean {
+    return this.active().some((rule) => rule.kind === "byzantine" && rule.mode === mode);
+  }
+
   /** The GET /debug/faults result. */
   report(): { enabled: true; seed: number; unsafe_quorum: number | null; rules: FaultRule[]; stats: FaultStats } {
     return { enabled: true, seed: this.options.seed, unsafe_quorum: this.options.unsafeQuorum, rules: this.active().map((r) => ({ ...r })), stats: { ...this.stats } };

@@ -3,7 +3,7 @@ import { ChainError, ErrorCode } from "@chainsim/protocol";
 export const FAULT_KINDS = ["drop", "delay", "duplicate", "reorder", "partition", "byzantine"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-export const BYZANTINE_MODES = ["equivocate", "silent", "wrong-digest", "bad-signature", "replay", "mutate"] as const;
+export const BYZANTINE_MODES = ["equivocate", "silent", "wrong-digest", "bad-signature", "replay", "mutate", "censor"] as const;
 export type ByzantineMode = (typeof BYZANTINE_MODES)[number];
 
 /** How long a reordered message is held back when the rule names no window_ms. */

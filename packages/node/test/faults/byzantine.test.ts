@@ -94,6 +94,17 @@ describe("faults: Byzantine modes on consensus messages", () => {
     }
   });
 
+  it("censor: messages leave untouched; the plane tells the proposer to leave transactions out while the rule lasts", async () => {
+    expect(net.plane.byzantine("censor")).to.equal(false);
+    const id = net.plane.add({ kind: "byzantine", mode: "censor" });
+    expect(net.plane.byzantine("censor")).to.equal(true);
+    expect(net.plane.byzantine("silent")).to.equal(false);
+    const [one] = await broadcast(prePrepare());
+    expect(one[0]!.body).to.deep.equal(prePrepare());
+    net.plane.remove(id);
+    expect(net.plane.byzantine("censor")).to.equal(false);
+  });
+
   it("non-consensus channels are never touched by Byzantine modes", async () => {
     net.plane.add({ kind: "byzantine", mode: "bad-signature" });
     net.faulty.broadcast(new TextEncoder().encode("tx"), "txs");
