@@ -60,7 +60,9 @@ function simulate(dir) {
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       const firstFailure = /\n\s+1\) ([^\n]+)/.exec(output)?.[1]?.trim();
-      resolve({ outcome: signal ? "timed out" : code === 0 ? "passed" : "failed", firstFailure });
+      // The assertion that caught it, e.g. "conduct: node 2 sent PREPAREs for two values at view 1 seq 3".
+      const violation = /seed \d+: ([^;"\n]+)/.exec(output)?.[1]?.trim();
+      resolve({ outcome: signal ? "timed out" : code === 0 ? "passed" : "failed", firstFailure, violation });
     });
   });
 }
@@ -81,9 +83,10 @@ async function worker() {
     const mutant = catalogue[next++];
     const t = performance.now();
     const run = await simulate(prepare(mutant.id, mutant));
-    const result = { id: mutant.id, why: mutant.why, killed: run.outcome !== "passed", by: run.firstFailure ?? run.outcome, seconds: +((performance.now() - t) / 1000).toFixed(1) };
+    const isKilled = run.outcome !== "passed";
+    const result = { id: mutant.id, why: mutant.why, killed: isKilled, by: run.firstFailure ?? run.outcome, violation: run.violation, seconds: +((performance.now() - t) / 1000).toFixed(1) };
     results.push(result);
-    if (!json) console.log(`${result.killed ? "killed  " : "SURVIVED"} ${mutant.id.padEnd(30)} ${result.seconds}s  ${result.killed ? result.by : mutant.why}`);
+    if (!json) console.log(`${isKilled ? "killed  " : "SURVIVED"} ${mutant.id.padEnd(30)} ${result.seconds}s  ${isKilled ? (result.violation ?? result.by) : mutant.why}`);
   }
 }
 await Promise.all(Array.from({ length: Math.max(1, Math.min(2, availableParallelism())) }, worker));

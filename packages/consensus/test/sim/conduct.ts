@@ -52,7 +52,7 @@ export class Conduct implements Assertion {
 
   /** Its node found the value fine. */
   onChecked(node: number, view: number, seq: number, digest: string): void {
-    this.vouched.add(`${node}/${view}/${seq}/${digest}`);
+    this.vouch(node, { view, seq, digest });
   }
 
   /** A message in a replica's Output, before any tampering (only those it signed itself are its conduct). */
@@ -63,15 +63,14 @@ export class Conduct implements Assertion {
     this.viewsOnlyGoUp(node, body);
     switch (body.kind) {
       case "pre-prepare":
-        this.vouched.add(`${node}/${body.view}/${body.seq}/${body.digest}`);
-        return;
+        return this.vouch(node, body);
       case "prepare":
       case "commit": {
         const key = `${node}/${body.kind}/${body.view}/${body.seq}`;
         const earlier = this.votes.get(key);
         if (earlier !== undefined && earlier !== body.digest) this.fail(`node ${node} sent ${body.kind.toUpperCase()}s for two values at view ${body.view} seq ${body.seq}`);
         this.votes.set(key, body.digest);
-        if (!this.vouched.has(`${node}/${body.view}/${body.seq}/${body.digest}`)) {
+        if (!this.vouched.has(vouchKey(node, body))) {
           this.fail(`node ${node} sent a ${body.kind.toUpperCase()} at view ${body.view} seq ${body.seq} for ${short(body.digest)}, which its node never checked`);
         }
         if (body.kind === "commit") {
@@ -84,7 +83,7 @@ export class Conduct implements Assertion {
       case "view-change":
         return this.carriesWhatWasPrepared(node, body);
       case "new-view":
-        for (const pp of body.prePrepares) this.vouched.add(`${node}/${pp.body.view}/${pp.body.seq}/${pp.body.digest}`);
+        for (const pp of body.prePrepares) this.vouch(node, pp.body);
         return this.holdsValidViewChanges(node, body);
     }
   }
@@ -93,9 +92,7 @@ export class Conduct implements Assertion {
   onDeliver(node: number, message: Signed): void {
     const body = message.body;
     if (!this.honest(node)) return;
-    if (body.kind === "new-view") {
-      for (const pp of body.prePrepares) this.vouched.add(`${node}/${pp.body.view}/${pp.body.seq}/${pp.body.digest}`);
-    }
+    if (body.kind === "new-view") for (const pp of body.prePrepares) this.vouch(node, pp.body);
     if (body.kind === "view-change" && this.honest(body.replica) && body.replica !== node) {
       const asked = this.askedOf.get(node) ?? new Map<number, number>();
       this.askedOf.set(node, asked);
@@ -120,6 +117,10 @@ export class Conduct implements Assertion {
 
   onSynced(d: Decision): void {
     this.provenInOneView(d, "took by state transfer");
+  }
+
+  private vouch(node: number, value: { view: number; seq: number; digest: string }): void {
+    this.vouched.add(vouchKey(node, value));
   }
 
   private viewsOnlyGoUp(node: number, body: Exclude<Body, { kind: "checkpoint" }>): void {
@@ -198,6 +199,10 @@ export class Conduct implements Assertion {
   private fail(message: string): void {
     if (this.violations.length < KEPT) this.violations.push(message);
   }
+}
+
+function vouchKey(node: number, { view, seq, digest }: { view: number; seq: number; digest: string }): string {
+  return `${node}/${view}/${seq}/${digest}`;
 }
 
 function distinct(replicas: number[]): number {
