@@ -1,6 +1,6 @@
 // Mutation testing of packages/consensus: each deliberate bug of mutants/catalogue.json is put into a
 // scratch copy of the built package, and the simulations alone (dist/test/sim.test.js) must fail on it.
-// Usage: npm run test:mutants [-- --json] [-- --only ID]   (after npm run build)
+// Usage: npm run test:mutants [-- --json] [-- --only ID[,ID...]] [-- --except ID[,ID...]]   (after npm run build)
 // docs/consensus.md ("Mutation testing") lists what the catalogue covers and the last score.
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,15 +14,16 @@ const scratchRoot = join(packageDir, ".mutants");
 const mocha = fileURLToPath(new URL("../../../node_modules/mocha/bin/mocha.js", import.meta.url));
 const args = process.argv.slice(2);
 const json = args.includes("--json");
-const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1].split(",") : undefined;
+const except = args.includes("--except") ? args[args.indexOf("--except") + 1].split(",") : [];
 /** Seeds per adversarial scenario: enough to kill every catalogued mutant, few enough for CI. */
-const SEEDS = process.env.CHAINSIM_SIM_SEEDS ?? "30";
+const SEEDS = process.env.CHAINSIM_SIM_SEEDS ?? "20";
 const TIMEOUT_MS = 240_000;
 
 const entries = JSON.parse(readFileSync(join(packageDir, "mutants/catalogue.json"), "utf8"));
 // An entry with "equivalent" (the argument why no run can tell it from the correct code) is listed, not run.
 const equivalent = entries.filter((m) => m.equivalent);
-const catalogue = entries.filter((m) => !m.equivalent && (!only || m.id === only));
+const catalogue = entries.filter((m) => !m.equivalent && (!only || only.includes(m.id)) && !except.includes(m.id));
 if (!existsSync(join(packageDir, "dist/test/sim.test.js"))) fail("packages/consensus is not built: run npm run build first");
 
 // Every mutant must still apply to the source as it is: a stale catalogue is an error, not a pass.

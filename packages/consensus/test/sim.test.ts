@@ -23,9 +23,12 @@ const FAIL_FAST = process.env.CHAINSIM_SIM_FAIL_FAST === "1";
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 /** Seeds per adversarial scenario and validator count; CHAINSIM_SIM_SEEDS runs more (or fewer). */
 const ADVERSARY_SEEDS = Number(process.env.CHAINSIM_SIM_SEEDS ?? 100);
+/** Scenarios of long virtual runs (slow links, idling) take a quarter as many: each run costs four. */
+const LONG_RUN_SEEDS = Math.max(5, Math.round(ADVERSARY_SEEDS / 4));
 
 describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreement, validity, inOrder, liveness)", function () {
-  this.timeout(60_000);
+  // About 30 s per scenario of 100 seeds with n = 7 on an idle machine; CI machines are 2-3× slower at times.
+  this.timeout(Math.max(120_000, ADVERSARY_SEEDS * 3_000));
 
   it("n=4: 120 runs, half with a replica crashing (some restart from their snapshot), a third pipelining", () => {
     const { failures, total } = runSeeds(range(1, 120), (seed) => ({
@@ -129,6 +132,43 @@ describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreeme
     const { failures, total } = runSeeds(range(14000, ADVERSARY_SEEDS), (seed) => ({ seed, n: 4, ckpInterval: 2, checkpointLoss: 0.7, crashes: seed % 2 }));
     expect(failures).to.deep.equal([]);
     expect(total.stableCheckpoints).to.be.greaterThan(0);
+  });
+
+  it(`n=4: ${LONG_RUN_SEEDS} runs whose links stay slower than the view timeout after healing: only the timeout's backoff lets views finish`, () => {
+    const { failures, total } = runSeeds(range(17000, LONG_RUN_SEEDS), (seed) => ({
+      seed,
+      n: 4,
+      crashes: seed % 2,
+      viewTimeoutMs: 150,
+      healed: { minDelayMs: 100, maxDelayMs: 250, dropRate: 0, duplicateRate: 0 },
+    }));
+    expect(failures).to.deep.equal([]);
+    expect(total.viewChanges).to.be.greaterThan(0);
+  });
+
+  it(`n=4 and 7: ${LONG_RUN_SEEDS} runs in which every NEW-VIEW arrives after the new view's first pre-prepares`, () => {
+    const { failures } = runSeeds(range(18000, LONG_RUN_SEEDS), (seed) => ({
+      seed,
+      n: seed % 2 === 0 ? 4 : 7,
+      crashes: seed % 2 === 0 ? 1 : 2,
+      restart: seed % 4 < 2,
+      newViewDelayMs: 150,
+      pipeline: 1 + (seed % 3),
+    }));
+    expect(failures).to.deep.equal([]);
+  });
+
+  it(`n=4: ${ADVERSARY_SEEDS} runs losing most CHECKPOINTs with one replica down for good and another crashing and restarting`, () => {
+    const { failures } = runSeeds(range(19000, ADVERSARY_SEEDS), (seed) => ({ seed, n: 4, ckpInterval: 2, checkpointLoss: 0.7, crashes: 2, restartAnytime: true, permanentCrashes: 1 }));
+    expect(failures).to.deep.equal([]);
+  });
+
+  it(`n=4, 5 and 7: ${LONG_RUN_SEEDS} idle networks keep their view while a Byzantine replica votes for a seq nobody proposed`, () => {
+    const { failures } = runSeeds(range(20000, LONG_RUN_SEEDS), (seed) => {
+      const n = [4, 5, 7][seed % 3];
+      return { seed, n, byzantine: { replica: seed % n, behaviors: ["phantom-votes"] }, idleMs: 8_000 };
+    });
+    expect(failures).to.deep.equal([]);
   });
 
   it("the checkers catch broken replicas: unsafeQuorum=1 with an equivocating primary breaks agreement", () => {

@@ -1,5 +1,6 @@
 import { open, sign, type Body, type CommitProof, type ConsensusCrypto, type PrePrepare, type SignedMessage, type Verifier, type ViewChange, type Vote } from "../../src/index.js";
-import type { Signed } from "../../src/messages.js";
+import type { NewView, Signed } from "../../src/messages.js";
+import { planNewView } from "../../src/view-change.js";
 import { sha256Hex } from "./crypto.js";
 import type { Prng } from "./prng.js";
 
@@ -34,7 +35,17 @@ export type ByzantineBehavior =
   /** Its VIEW-CHANGE's certificates re-signed as if it had pre-prepared them, where it was not the primary. */
   | "misattributed-certificate"
   /** As a state-transfer source, ledgers whose commit proofs mix views (its own COMMIT of a later view in each). */
-  | "mixed-view-proofs";
+  | "mixed-view-proofs"
+  /** As a new primary, a NEW-VIEW justified by its own VIEW-CHANGE (prepared nothing) counted `quorum` times. */
+  | "packed-new-view"
+  /** As a new primary, a NEW-VIEW justified by a quorum of older VIEW-CHANGEs it saw (before later values were prepared). */
+  | "stale-new-view"
+  /** A valid VIEW-CHANGE for the next view with each view's first vote: alone it must move nobody. */
+  | "view-change-storm"
+  /** Its VIEW-CHANGEs ask for a view far ahead (one it leads): a replica joining f+1 others must not follow it there. */
+  | "inflated-view-change"
+  /** While the network idles, PREPAREs of the current view for the next seq, which nobody proposed. */
+  | "phantom-votes";
 
 export const BYZANTINE_BEHAVIORS: ByzantineBehavior[] = [
   "conflicting-votes",
@@ -50,6 +61,11 @@ export const BYZANTINE_BEHAVIORS: ByzantineBehavior[] = [
   "double-pre-prepare",
   "misattributed-certificate",
   "mixed-view-proofs",
+  "packed-new-view",
+  "stale-new-view",
+  "view-change-storm",
+  "inflated-view-change",
+  "phantom-votes",
 ];
 
 /**
@@ -58,6 +74,11 @@ export const BYZANTINE_BEHAVIORS: ByzantineBehavior[] = [
  */
 export class ByzantineReplica {
   private readonly history: SignedMessage[] = [];
+  /** VIEW-CHANGEs it was given, per view then replica, for stale NEW-VIEWs. */
+  private readonly viewChanges = new Map<number, Map<number, Signed<ViewChange>>>();
+  /** Its own latest honest VIEW-CHANGE (a valid base for forged ones), and the "view/peer" pairs it stormed. */
+  private ownViewChange?: ViewChange;
+  private readonly stormed = new Set<string>();
   /** PREPAREs it received, by "view/seq". */
   private readonly prepares = new Map<string, Signed<Vote>[]>();
 
@@ -79,6 +100,10 @@ export class ByzantineReplica {
   /** A message delivered to this replica (its PREPAREs feed forged certificates). */
   observe(message: SignedMessage): void {
     const signed = open(this.verifier, message);
+    if (signed?.body.kind === "view-change") {
+      const held = this.viewChanges.get(signed.body.view) ?? new Map<number, Signed<ViewChange>>();
+      this.viewChanges.set(signed.body.view, held.set(signed.body.replica, signed as Signed<ViewChange>));
+    }
     if (signed?.body.kind !== "prepare") return;
     const key = `${signed.body.view}/${signed.body.seq}`;
     const held = this.prepares.get(key) ?? [];
@@ -118,6 +143,16 @@ export class ByzantineReplica {
       this.proposed?.(sha256Hex(value));
       out.push(this.sign({ ...body, value, digest: sha256Hex(value) }));
     }
+    if (body.kind === "view-change") this.ownViewChange = body;
+    if ((body.kind === "prepare" || body.kind === "commit") && has("view-change-storm") && this.ownViewChange && !this.stormed.has(`${body.view}/${to}`)) {
+      this.stormed.add(`${body.view}/${to}`);
+      out.push(this.sign({ ...this.ownViewChange, view: body.view + 1 }));
+    }
+    if (body.kind === "view-change" && has("inflated-view-change")) {
+      const n = this.verifier.validators.length;
+      body = { ...body, view: body.view + 1000 * n + ((this.replica - body.view) % n + n) % n };
+    }
+    if (body.kind === "new-view" && (has("packed-new-view") || has("stale-new-view"))) body = this.forgeNewView(body, has("packed-new-view"));
     if (body.kind === "view-change" && has("forged-certificate") && this.accomplice) body = this.forgeCertificate(body);
     if (body.kind === "view-change" && has("misattributed-certificate")) {
       const n = this.verifier.validators.length;
@@ -149,6 +184,11 @@ export class ByzantineReplica {
     return out;
   }
 
+  /** A PREPARE nobody asked for: view `view`, seq `seq`, a digest nobody proposed. */
+  phantomVote(view: number, seq: number): SignedMessage {
+    return this.sign({ kind: "prepare", view, seq, replica: this.replica, digest: sha256Hex(`phantom/${view}/${seq}`) });
+  }
+
   /** A commit proof for the same seq and value whose COMMITs span two views: its own COMMIT moved one view up. */
   mixViews(proof: CommitProof): CommitProof {
     const commits = (proof.commits ?? []).map((wire) => open(this.verifier, wire) as Signed<Vote> | undefined);
@@ -157,6 +197,29 @@ export class ByzantineReplica {
     const own = sign<Vote>(this.crypto, { ...first, view: first.view + 1, replica: this.replica }).wire;
     const others = commits.filter((c) => c!.body.replica !== this.replica).map((c) => c!.wire);
     return { commits: [...others.slice(0, this.verifier.quorum - 1), own] };
+  }
+
+  /**
+   * A NEW-VIEW whose pre-prepares follow the plan of its VIEW-CHANGEs, so that only the rules on the
+   * VIEW-CHANGEs themselves (distinct senders, all for this view) can refuse it.
+   */
+  private forgeNewView(nv: NewView, packed: boolean): NewView {
+    const quorum = this.verifier.quorum;
+    let viewChanges: Signed<ViewChange>[];
+    if (packed) {
+      const own = nv.viewChanges.find((v) => v.body.replica === this.replica)?.body;
+      if (!own) return nv;
+      const empty = sign<ViewChange>(this.crypto, { ...own, prepared: [] });
+      viewChanges = Array(quorum).fill(empty);
+    } else {
+      const older = [...this.viewChanges.keys()].filter((view) => view < nv.view).sort((a, b) => a - b);
+      const oldest = older.map((view) => [...this.viewChanges.get(view)!.values()]).find((held) => held.length >= quorum);
+      if (!oldest) return nv;
+      viewChanges = oldest.slice(0, quorum);
+    }
+    const plan = planNewView(viewChanges);
+    const prePrepares = plan.entries.map((e) => sign<PrePrepare>(this.crypto, { kind: "pre-prepare", view: nv.view, seq: e.seq, replica: this.replica, value: e.value, digest: e.digest }));
+    return { ...nv, viewChanges, prePrepares };
   }
 
   private forgeCertificate(vc: ViewChange): ViewChange {

@@ -1,4 +1,4 @@
-import { open, type Body, type NewView, type Verifier, type ViewChange } from "../../src/index.js";
+import { open, type Body, type NewView, type SyncRequest, type Verifier, type ViewChange } from "../../src/index.js";
 import type { Signed } from "../../src/messages.js";
 import type { Assertion, Decision } from "./assertions.js";
 
@@ -15,11 +15,15 @@ const KEPT = 20;
  * 3. a vote for a value its node checked, its own proposal, or a value a NEW-VIEW it was given carries;
  * 4. a VIEW-CHANGE carries a prepared certificate (of that view or a later one) for every seq above its
  *    stable checkpoint at which the replica sent a COMMIT, the proof that it was prepared;
- * 5. a NEW-VIEW holds only valid VIEW-CHANGEs, and re-proposes at each seq the value prepared in the
- *    highest view among them (a null request where none is);
+ * 5. a NEW-VIEW it sends, or one that makes it enter a view, is valid: from the view's primary, a
+ *    quorum of valid VIEW-CHANGEs for that view from distinct replicas, and at each seq the value prepared
+ *    in the highest view among them (a null request where none is);
  * 6. every decided value a replica hands out or takes by state transfer has a proof of `quorum` COMMITs of
  *    one view from distinct replicas;
- * 7. f+1 honest replicas asking for views above its own make a replica follow at once (no timer).
+ * 7. f+1 honest replicas asking for views above its own make a replica follow at once (no timer), and
+ *    no further than the (f+1)-th highest view asked for (one replica alone cannot pick the view);
+ * 8. a sync request's evidence is true: the ledger at its target seq has the state digest it names;
+ * 9. the stable checkpoint a VIEW-CHANGE claims is one the replica has the state of (its ledger reaches it).
  *
  * Rules 5 and 6 are written here again, on purpose apart from src/: an oracle that called the code under
  * test would share its bugs (docs/consensus.md, "Tests").
@@ -37,13 +41,16 @@ export class Conduct implements Assertion {
   private readonly vouched = new Set<string>();
   /** node → seq → the highest view in which it sent a COMMIT (so it was prepared there). */
   private readonly preparedIn = new Map<number, Map<number, number>>();
-  /** receiver → honest sender → the highest view of a VIEW-CHANGE the receiver was given by it. */
+  /** receiver → sender → the highest view of a VIEW-CHANGE the receiver was given by it (all senders; honest ones). */
+  private readonly heard = new Map<number, Map<number, number>>();
   private readonly askedOf = new Map<number, Map<number, number>>();
 
   constructor(
     private readonly verifier: Verifier,
     private readonly windowSize: number,
     private readonly honest: (node: number) => boolean,
+    /** How many ledgers the node holds now. */
+    private readonly height: (node: number) => number,
   ) {
     this.n = verifier.validators.length;
     this.f = Math.floor((this.n - 1) / 3);
@@ -93,22 +100,45 @@ export class Conduct implements Assertion {
     const body = message.body;
     if (!this.honest(node)) return;
     if (body.kind === "new-view") for (const pp of body.prePrepares) this.vouch(node, pp.body);
-    if (body.kind === "view-change" && this.honest(body.replica) && body.replica !== node) {
-      const asked = this.askedOf.get(node) ?? new Map<number, number>();
-      this.askedOf.set(node, asked);
-      asked.set(body.replica, Math.max(body.view, asked.get(body.replica) ?? -1));
+    if (body.kind === "view-change" && body.replica !== node) {
+      record(this.heard, node, body.replica, body.view);
+      if (this.honest(body.replica)) record(this.askedOf, node, body.replica, body.view);
     }
   }
 
-  /** After `node` handled a delivery: rule 7, against the view it is in now. */
-  afterDelivery(node: number, view: number): void {
-    const above = [...(this.askedOf.get(node)?.values() ?? [])].filter((v) => v > view).length;
-    if (this.honest(node) && above > this.f) this.fail(`node ${node} stays in view ${view} while ${above} honest replicas ask for later views`);
+  /** After `node` handled a delivered VIEW-CHANGE or NEW-VIEW: rules 5 and 7, from its view before and after. */
+  afterDelivery(node: number, message: Signed, before: ViewState, after: ViewState): void {
+    if (!this.honest(node)) return;
+    const body = message.body;
+    if (body.kind === "new-view" && after.active && after.view === body.view && !(before.active && before.view === body.view)) {
+      const flaw = this.flawOfNewView(body);
+      if (flaw) this.fail(`node ${node} entered view ${body.view} on a NEW-VIEW that ${flaw}`);
+    }
+    if (body.kind !== "view-change") return;
+    const above = [...(this.askedOf.get(node)?.values() ?? [])].filter((v) => v > after.view).length;
+    if (above > this.f) this.fail(`node ${node} stays in view ${after.view} while ${above} honest replicas ask for later views`);
+    if (after.view > before.view) {
+      const asked = [...(this.heard.get(node)?.values() ?? [])].filter((v) => v > before.view).sort((a, b) => b - a);
+      const bound = asked[this.f] ?? before.view;
+      if (after.view > bound) this.fail(`node ${node} joined view ${after.view}, above the ${this.f + 1}-th highest view asked (${bound})`);
+    }
   }
 
-  /** A restarted replica knows only its snapshot: the VIEW-CHANGEs it was given since are forgotten. */
+  /**
+   * A restarted replica knows only its snapshot: rule 7 forgets the VIEW-CHANGEs it was given (it may have
+   * lost them), rule 7b keeps them (it may still hold them).
+   */
   onRestart(node: number): void {
     this.askedOf.delete(node);
+  }
+
+  /** After a state transfer the node ran for `request`; `stateAt` reads its ledger's state digest at a seq. */
+  onSyncDone(node: number, request: SyncRequest, stateAt: (seq: number) => string | undefined): void {
+    if (!this.honest(node) || request.stateDigest === undefined) return;
+    const actual = stateAt(request.targetSeq);
+    if (actual !== undefined && actual !== request.stateDigest) {
+      this.fail(`node ${node} asked to sync to seq ${request.targetSeq} with state ${short(request.stateDigest)}, but the ledger there has ${short(actual)}`);
+    }
   }
 
   onCommit(d: Decision): void {
@@ -130,6 +160,7 @@ export class Conduct implements Assertion {
   }
 
   private carriesWhatWasPrepared(node: number, vc: ViewChange): void {
+    if (vc.stableSeq > this.height(node)) this.fail(`node ${node}'s VIEW-CHANGE for view ${vc.view} claims a stable checkpoint at seq ${vc.stableSeq} with ${this.height(node)} ledgers`);
     const prepared = this.preparedIn.get(node);
     if (!prepared) return;
     for (const [seq, view] of prepared) {
@@ -146,9 +177,19 @@ export class Conduct implements Assertion {
   }
 
   private holdsValidViewChanges(node: number, nv: NewView): void {
+    const flaw = this.flawOfNewView(nv);
+    if (flaw) this.fail(`node ${node} sent a NEW-VIEW for view ${nv.view} that ${flaw}`);
+  }
+
+  /** What makes a NEW-VIEW invalid, if anything (PBFT's rules, independent of src/view-change.ts). */
+  private flawOfNewView(nv: NewView): string | undefined {
+    if (nv.replica !== nv.view % this.n) return `comes from replica ${nv.replica}, not view ${nv.view}'s primary`;
+    const senders = new Set(nv.viewChanges.map((v) => v.body.replica));
+    if (senders.size < this.quorum || senders.size !== nv.viewChanges.length) return `holds ${senders.size} distinct VIEW-CHANGEs in ${nv.viewChanges.length}, not a quorum of ${this.quorum}`;
     for (const { body: vc } of nv.viewChanges) {
+      if (vc.view !== nv.view) return `holds a VIEW-CHANGE of replica ${vc.replica} for view ${vc.view}`;
       const flaw = this.flawOf(vc);
-      if (flaw) this.fail(`node ${node}'s NEW-VIEW for view ${nv.view} holds the VIEW-CHANGE of replica ${vc.replica}, whose ${flaw}`);
+      if (flaw) return `holds the VIEW-CHANGE of replica ${vc.replica}, whose ${flaw}`;
     }
     const stable = Math.max(...nv.viewChanges.map((v) => v.body.stableSeq));
     const highest = new Map<number, { view: number; digest: string }>();
@@ -159,8 +200,9 @@ export class Conduct implements Assertion {
     }
     for (const { body: pp } of nv.prePrepares) {
       const expected = highest.get(pp.seq)?.digest ?? "";
-      if (pp.digest !== expected) this.fail(`node ${node}'s NEW-VIEW for view ${nv.view} re-proposes ${short(pp.digest)} at seq ${pp.seq}, where the highest prepared value is ${short(expected)}`);
+      if (pp.digest !== expected) return `re-proposes ${short(pp.digest)} at seq ${pp.seq}, where the highest prepared value is ${short(expected)}`;
     }
+    return undefined;
   }
 
   /** What makes a VIEW-CHANGE invalid, if anything (PBFT's rules, independent of src/view-change.ts). */
@@ -199,6 +241,17 @@ export class Conduct implements Assertion {
   private fail(message: string): void {
     if (this.violations.length < KEPT) this.violations.push(message);
   }
+}
+
+/** A replica's view and whether it is active in it. */
+export interface ViewState {
+  view: number;
+  active: boolean;
+}
+
+function record(tally: Map<number, Map<number, number>>, node: number, sender: number, view: number): void {
+  const views = tally.get(node) ?? new Map<number, number>();
+  tally.set(node, views.set(sender, Math.max(view, views.get(sender) ?? -1)));
 }
 
 function vouchKey(node: number, { view, seq, digest }: { view: number; seq: number; digest: string }): string {

@@ -28,12 +28,13 @@ export class Network<M> {
     private readonly deliver: (to: number, from: number, message: M) => void,
   ) {}
 
-  send(from: number, to: number, message: M): void {
+  /** `extraDelayMs` holds this message back longer than the links would (a slow path for one kind of message). */
+  send(from: number, to: number, message: M, extraDelayMs = 0): void {
     const c = this.conditions;
     if (this.random.chance(c.dropRate) || this.blocked?.(from, to)) return;
     const copies = this.random.chance(c.duplicateRate) ? 2 : 1;
     for (let i = 0; i < copies; i++) {
-      this.clock.schedule(this.random.int(c.minDelayMs, c.maxDelayMs), () => {
+      this.clock.schedule(extraDelayMs + this.random.int(c.minDelayMs, c.maxDelayMs), () => {
         this.delivered++;
         this.deliver(to, from, message);
       });

@@ -14,7 +14,7 @@ import {
 } from "../../src/index.js";
 import { ByzantineReplica, type ByzantineBehavior } from "./adversary.js";
 import { Agreement, InOrder, Liveness, NoSafetyEvents, Validity, type Assertion } from "./assertions.js";
-import { Conduct } from "./conduct.js";
+import { Conduct, type ViewState } from "./conduct.js";
 import { VirtualClock } from "./clock.js";
 import { sha256Hex, simulatedKeys } from "./crypto.js";
 import { CHAOTIC, HEALED, Network, type LinkConditions } from "./network.js";
@@ -28,6 +28,15 @@ export interface SimulationOptions {
   /** Virtual time under chaotic links (and crashes) before the network heals. */
   chaosMs?: number;
   chaos?: LinkConditions;
+  /** The links after healing (short delays by default; slower than the view timeout, only backoff lets a view finish). */
+  healed?: LinkConditions;
+  /** Every NEW-VIEW arrives this much later than the links would bring it: the new view's pre-prepares overtake it. */
+  newViewDelayMs?: number;
+  /**
+   * After liveness: the network idles (no proposals, nobody expects progress) for 10 view timeouts to
+   * settle, then this long, during which no honest replica may change view.
+   */
+  idleMs?: number;
   /** After healing, every live replica must commit this many more values within boundMs. */
   livenessCommits?: number;
   boundMs?: number;
@@ -35,6 +44,8 @@ export interface SimulationOptions {
   crashes?: number;
   /** Crashed replicas restart from their last snapshot() when the network heals. */
   restart?: boolean;
+  /** Of the `crashes`, this many stay down for good (never restarted). */
+  permanentCrashes?: number;
   /** Replica 0 sends one value to even replicas and another to odd ones for every fresh seq. */
   equivocatingPrimary?: boolean;
   /**
@@ -75,6 +86,10 @@ export interface SimulationResult {
   /** What the run exercised, so tests can tell a quiet run from a rough one. */
   stats: { viewChanges: number; stableCheckpoints: number; stateTransfers: number; nullCommits: number };
 }
+
+/** A PbftMessage is one field of its oneof (proto/consensus.proto): its first byte, the tag, names the kind. */
+const VIEW_CHANGE_TAG = (5 << 3) | 2;
+const NEW_VIEW_TAG = (6 << 3) | 2;
 
 interface Ledger { digest: string; value: Uint8Array | null; proof: CommitProof; stateDigest: string }
 
@@ -118,6 +133,10 @@ export class Simulation {
   /** The equivocating primary's two versions of each seq it proposed (the latest view). */
   private readonly versions = new Map<number, { view: number; even: SignedMessage; odd: SignedMessage }>();
   private chaotic = true;
+  private idling = false;
+  private honestViewChanges = 0;
+  /** The idle phase's verdict (see idleMs). */
+  private readonly idleViews: Assertion = { name: "idleKeepsView", violations: [] };
   private readonly stats = { viewChanges: 0, stableCheckpoints: 0, stateTransfers: 0, nullCommits: 0 };
 
   constructor(options: SimulationOptions) {
@@ -126,10 +145,14 @@ export class Simulation {
       viewTimeoutMs: 400,
       chaosMs: 3000,
       chaos: CHAOTIC,
+      healed: HEALED,
+      newViewDelayMs: 0,
+      idleMs: 0,
       livenessCommits: 5,
       boundMs: 60_000,
       crashes: 0,
       restart: false,
+      permanentCrashes: 0,
       equivocatingPrimary: false,
       fullyByzantinePrimary: false,
       proposeIntervalMs: 100,
@@ -159,15 +182,19 @@ export class Simulation {
         }),
     );
     const verifier = verifierOf(this.nodes[0].config);
-    this.conduct = new Conduct(verifier, 2 * this.options.ckpInterval, (i) => this.honest(i));
-    this.assertions = [this.agreement, this.validity, this.inOrder, this.liveness, this.safetyEvents, this.conduct];
+    this.conduct = new Conduct(verifier, 2 * this.options.ckpInterval, (i) => this.honest(i), (i) => this.nodes[i].height);
+    this.assertions = [this.agreement, this.validity, this.inOrder, this.liveness, this.safetyEvents, this.conduct, this.idleViews];
     this.network = new Network(this.clock, this.random, (to, _from, message) => {
       if (!this.alive(to)) return;
       if (to === this.byzantine?.replica) this.byzantine.observe(message);
-      const signed = this.honest(to) ? open(verifier, message) : undefined;
+      // The conduct rules watch deliveries of VIEW-CHANGEs and NEW-VIEWs only (opening every vote and calling
+      // status() around it would slow the runs down).
+      const kind = message.message?.[0];
+      const signed = this.honest(to) && (kind === VIEW_CHANGE_TAG || kind === NEW_VIEW_TAG) ? open(verifier, message) : undefined;
       if (signed) this.conduct.onDeliver(to, signed);
+      const before = signed ? this.viewState(to) : undefined;
       this.handle(to, this.nodes[to].replica.receive(message, this.clock.now));
-      if (signed?.body.kind === "view-change") this.conduct.afterDelivery(to, this.nodes[to].replica.status().view);
+      if (before) this.conduct.afterDelivery(to, signed!, before, this.viewState(to));
     });
     const byzantine = this.options.byzantine;
     if (byzantine) {
@@ -183,16 +210,18 @@ export class Simulation {
     const o = this.options;
     this.nodes.forEach((_, i) => this.clock.schedule(this.random.int(0, o.tickMs), () => this.tick(i)));
     const candidates = this.nodes.map((_, i) => i).filter((i) => !(o.equivocatingPrimary && i === 0) && i !== o.byzantine?.replica && i !== o.byzantine?.accomplice);
+    const crashing = this.random.pick(candidates, o.crashes);
+    const permanent = new Set(crashing.slice(0, o.permanentCrashes));
     const crash = (i: number) => {
       if (!this.chaotic) return;
       this.nodes[i].crashed = true;
-      if (!o.restartAnytime) return;
+      if (!o.restartAnytime || permanent.has(i)) return;
       this.clock.schedule(this.random.int(o.restartDelayMs[0], o.restartDelayMs[1]), () => {
         this.restart(i);
         this.clock.schedule(this.random.int(100, 800), () => crash(i));
       });
     };
-    for (const i of this.random.pick(candidates, o.crashes)) this.clock.schedule(this.random.int(0, o.chaosMs), () => crash(i));
+    for (const i of crashing) this.clock.schedule(this.random.int(0, o.chaosMs), () => crash(i));
     if (o.partitions) {
       for (let k = 0; k < 2; k++) {
         this.clock.schedule(this.random.int(0, o.chaosMs - 500), () => {
@@ -204,14 +233,15 @@ export class Simulation {
     }
     this.network.conditions = o.chaos;
     this.clock.runUntil(o.chaosMs);
-    this.network.conditions = HEALED;
+    this.network.conditions = o.healed;
     this.network.blocked = undefined;
     this.chaotic = false;
-    if (o.restart || o.restartAnytime) this.nodes.forEach((node, i) => node.crashed && this.restart(i));
+    if (o.restart || o.restartAnytime) this.nodes.forEach((node, i) => node.crashed && !permanent.has(i) && this.restart(i));
     this.liveness.mark(this.heights());
     const live = () => this.nodes.map((node) => !node.crashed);
     this.clock.runUntil(o.chaosMs + o.boundMs, () => this.liveness.satisfied(this.heights(), live()));
     this.liveness.finish(this.heights(), live(), o.boundMs);
+    if (o.idleMs > 0) this.idle();
     return {
       violations: this.assertions.flatMap((a) => a.violations.map((message) => ({ assertion: a.name, message }))),
       heights: this.heights(),
@@ -222,12 +252,28 @@ export class Simulation {
     };
   }
 
+  /** The idle phase of `idleMs`: a Byzantine replica with "phantom-votes" keeps voting for a seq nobody proposed. */
+  private idle(): void {
+    const o = this.options;
+    this.idling = true;
+    this.clock.runUntil(this.clock.now + 10 * o.viewTimeoutMs);
+    const before = this.honestViewChanges;
+    this.clock.runUntil(this.clock.now + o.idleMs);
+    const changes = this.honestViewChanges - before;
+    if (changes > 0) this.idleViews.violations.push(`honest replicas changed view ${changes} times while the network idled ${o.idleMs} ms`);
+  }
+
   private heights(): number[] {
     return this.nodes.map((node) => node.height);
   }
 
   private alive(i: number): boolean {
     return !this.nodes[i].crashed;
+  }
+
+  private viewState(i: number): ViewState {
+    const status = this.nodes[i].replica.status();
+    return { view: status.view, active: status.viewActive };
   }
 
   /** Runs the replica code unchanged and sends what it says: the replicas the conduct rules judge. */
@@ -237,11 +283,18 @@ export class Simulation {
   }
 
   private tick(i: number): void {
-    if (this.alive(i)) {
+    if (this.alive(i) && !this.idling) {
       // Clients always wait for the next value here, so every replica expects the primary to make progress.
       this.handle(i, this.nodes[i].replica.expectProgress(this.clock.now));
       this.handle(i, this.nodes[i].replica.tick(this.clock.now));
       this.maybePropose(i);
+    } else if (this.alive(i)) {
+      this.handle(i, this.nodes[i].replica.tick(this.clock.now));
+      if (i === this.byzantine?.replica && this.byzantine.acts("phantom-votes")) {
+        const status = this.nodes[i].replica.status();
+        const vote = this.byzantine.phantomVote(status.view, status.lastExecutedSeq + 1);
+        this.nodes.forEach((_, j) => j !== i && this.network.send(i, j, vote));
+      }
     }
     this.clock.schedule(this.options.tickMs, () => this.tick(i));
   }
@@ -261,7 +314,9 @@ export class Simulation {
   /** What the node does with an Output: persist, send, validate, execute, sync. */
   private handle(i: number, out: Output): void {
     const node = this.nodes[i];
-    this.stats.viewChanges += out.events.filter((e) => e.startsWith("view change")).length;
+    const viewChanges = out.events.filter((e) => e.startsWith("view change")).length;
+    this.stats.viewChanges += viewChanges;
+    if (this.honest(i)) this.honestViewChanges += viewChanges;
     this.stats.stableCheckpoints += out.events.filter((e) => e.startsWith("stable checkpoint")).length;
     this.stats.nullCommits += out.commits.filter((c) => c.value === null).length;
     for (const event of out.events) this.safetyEvents.onEvent(i, event);
@@ -272,9 +327,10 @@ export class Simulation {
       if (signed) this.conduct.onSend(i, signed);
       const targets = to === "all" ? this.nodes.map((_, j) => j).filter((j) => j !== i) : [to];
       if (this.chaotic && this.options.checkpointLoss > 0 && codecs.PbftMessage.decode(message.message!).checkpoint && this.random.chance(this.options.checkpointLoss)) continue;
+      const extraDelayMs = message.message?.[0] === NEW_VIEW_TAG ? this.options.newViewDelayMs : 0;
       for (const j of targets) {
         for (const sent of this.tamper(i, j, message)) {
-          for (const m of i === this.byzantine?.replica ? this.byzantine.tamper(j, sent) : [sent]) this.network.send(i, j, m);
+          for (const m of i === this.byzantine?.replica ? this.byzantine.tamper(j, sent) : [sent]) this.network.send(i, j, m, extraDelayMs);
         }
       }
     }
@@ -327,6 +383,7 @@ export class Simulation {
         this.append(node, { ...ledger, proof });
       }
     }
+    this.conduct.onSyncDone(i, request, (seq) => node.ledgers[seq - 1]?.stateDigest);
     this.inOrder.onExpect(i, node.height + 1);
     this.handle(i, node.replica.synced(node.height, node.stateDigest, this.clock.now));
   }
