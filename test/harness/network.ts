@@ -51,7 +51,10 @@ export async function majorityView(net: TestNetwork, nodes: number[]): Promise<{
   return waitFor(`a view that a majority of ${names} is active in`, async () => {
     const infos = await Promise.all(nodes.map((i) => net.clients[i].getConsensusInfo()));
     const votes = new Map<string, number>();
-    for (const info of infos) if (info.view_active) votes.set(`${info.view_number} ${info.leader}`, (votes.get(`${info.view_number} ${info.leader}`) ?? 0) + 1);
+    for (const info of infos) {
+      const key = `${info.view_number} ${info.leader}`;
+      if (info.view_active) votes.set(key, (votes.get(key) ?? 0) + 1);
+    }
     const [key] = [...votes].find(([, count]) => count > nodes.length / 2) ?? [];
     if (key === undefined) return undefined;
     const [view, leader] = key.split(" ");

@@ -7,7 +7,7 @@ const KEPT = 20;
 
 /**
  * What a correct replica does on the wire (PBFT's non-faulty replica), watched over every message an
- * honest replica signs and every VIEW-CHANGE it is given. A bug often breaks one of these rules long
+ * honest replica signs and every VIEW-CHANGE and NEW-VIEW it is given. A bug often breaks one of these rules long
  * before some run turns it into two decided values, so the simulations catch it in few seeds:
  *
  * 1. one vote per kind, view and seq: never PREPAREs or COMMITs for two values, also across restarts;
@@ -80,18 +80,18 @@ export class Conduct implements Assertion {
         if (!this.vouched.has(vouchKey(node, body))) {
           this.fail(`node ${node} sent a ${body.kind.toUpperCase()} at view ${body.view} seq ${body.seq} for ${short(body.digest)}, which its node never checked`);
         }
-        if (body.kind === "commit") {
-          const prepared = this.preparedIn.get(node) ?? new Map<number, number>();
-          this.preparedIn.set(node, prepared);
-          prepared.set(body.seq, Math.max(body.view, prepared.get(body.seq) ?? -1));
-        }
+        if (body.kind === "commit") record(this.preparedIn, node, body.seq, body.view);
         return;
       }
       case "view-change":
+        this.claimsOnlyItsState(node, body);
         return this.carriesWhatWasPrepared(node, body);
-      case "new-view":
+      case "new-view": {
         for (const pp of body.prePrepares) this.vouch(node, pp.body);
-        return this.holdsValidViewChanges(node, body);
+        const flaw = this.flawOfNewView(body);
+        if (flaw) this.fail(`node ${node} sent a NEW-VIEW for view ${body.view} that ${flaw}`);
+        return;
+      }
     }
   }
 
@@ -125,8 +125,8 @@ export class Conduct implements Assertion {
   }
 
   /**
-   * A restarted replica knows only its snapshot: rule 7 forgets the VIEW-CHANGEs it was given (it may have
-   * lost them), rule 7b keeps them (it may still hold them).
+   * A restarted replica knows only its snapshot: the first half of rule 7 forgets the VIEW-CHANGEs it was
+   * given (it may have lost them), the second half keeps them (it may still hold them).
    */
   onRestart(node: number): void {
     this.askedOf.delete(node);
@@ -159,8 +159,11 @@ export class Conduct implements Assertion {
     this.highestView.set(node, Math.max(highest, body.view));
   }
 
-  private carriesWhatWasPrepared(node: number, vc: ViewChange): void {
+  private claimsOnlyItsState(node: number, vc: ViewChange): void {
     if (vc.stableSeq > this.height(node)) this.fail(`node ${node}'s VIEW-CHANGE for view ${vc.view} claims a stable checkpoint at seq ${vc.stableSeq} with ${this.height(node)} ledgers`);
+  }
+
+  private carriesWhatWasPrepared(node: number, vc: ViewChange): void {
     const prepared = this.preparedIn.get(node);
     if (!prepared) return;
     for (const [seq, view] of prepared) {
@@ -174,11 +177,6 @@ export class Conduct implements Assertion {
         this.fail(`node ${node}'s VIEW-CHANGE for view ${vc.view} leaves out seq ${seq}, which it prepared in view ${view}`);
       }
     }
-  }
-
-  private holdsValidViewChanges(node: number, nv: NewView): void {
-    const flaw = this.flawOfNewView(nv);
-    if (flaw) this.fail(`node ${node} sent a NEW-VIEW for view ${nv.view} that ${flaw}`);
   }
 
   /** What makes a NEW-VIEW invalid, if anything (PBFT's rules, independent of src/view-change.ts). */
@@ -249,9 +247,10 @@ export interface ViewState {
   active: boolean;
 }
 
-function record(tally: Map<number, Map<number, number>>, node: number, sender: number, view: number): void {
+/** Keeps, per node and key (a sender, a seq), the highest view seen. */
+function record(tally: Map<number, Map<number, number>>, node: number, key: number, view: number): void {
   const views = tally.get(node) ?? new Map<number, number>();
-  tally.set(node, views.set(sender, Math.max(view, views.get(sender) ?? -1)));
+  tally.set(node, views.set(key, Math.max(view, views.get(key) ?? -1)));
 }
 
 function vouchKey(node: number, { view, seq, digest }: { view: number; seq: number; digest: string }): string {

@@ -11,6 +11,7 @@ import {
   type ReplicaConfig,
   type SignedMessage,
   type SyncRequest,
+  type Verifier,
 } from "../../src/index.js";
 import { ByzantineReplica, type ByzantineBehavior } from "./adversary.js";
 import { Agreement, InOrder, Liveness, NoSafetyEvents, Validity, type Assertion } from "./assertions.js";
@@ -125,6 +126,8 @@ export class Simulation {
   readonly inOrder = new InOrder();
   readonly liveness: Liveness;
   readonly conduct: Conduct;
+  /** Opens messages for the conduct rules (signatures only; the quorum it names is not used). */
+  private readonly verifier: Verifier;
   private readonly assertions: Assertion[];
   private readonly options: Required<Omit<SimulationOptions, "unsafe" | "byzantine">> & Pick<SimulationOptions, "unsafe" | "byzantine">;
   private readonly byzantine?: ByzantineReplica;
@@ -182,6 +185,7 @@ export class Simulation {
         }),
     );
     const verifier = verifierOf(this.nodes[0].config);
+    this.verifier = verifier;
     this.conduct = new Conduct(verifier, 2 * this.options.ckpInterval, (i) => this.honest(i), (i) => this.nodes[i].height);
     this.assertions = [this.agreement, this.validity, this.inOrder, this.liveness, this.safetyEvents, this.conduct, this.idleViews];
     this.network = new Network(this.clock, this.random, (to, _from, message) => {
@@ -283,14 +287,12 @@ export class Simulation {
   }
 
   private tick(i: number): void {
-    if (this.alive(i) && !this.idling) {
-      // Clients always wait for the next value here, so every replica expects the primary to make progress.
-      this.handle(i, this.nodes[i].replica.expectProgress(this.clock.now));
+    if (this.alive(i)) {
+      // Clients always wait for the next value here (unless idling), so every replica expects the primary to make progress.
+      if (!this.idling) this.handle(i, this.nodes[i].replica.expectProgress(this.clock.now));
       this.handle(i, this.nodes[i].replica.tick(this.clock.now));
-      this.maybePropose(i);
-    } else if (this.alive(i)) {
-      this.handle(i, this.nodes[i].replica.tick(this.clock.now));
-      if (i === this.byzantine?.replica && this.byzantine.acts("phantom-votes")) {
+      if (!this.idling) this.maybePropose(i);
+      else if (i === this.byzantine?.replica && this.byzantine.acts("phantom-votes")) {
         const status = this.nodes[i].replica.status();
         const vote = this.byzantine.phantomVote(status.view, status.lastExecutedSeq + 1);
         this.nodes.forEach((_, j) => j !== i && this.network.send(i, j, vote));
@@ -321,9 +323,8 @@ export class Simulation {
     this.stats.nullCommits += out.commits.filter((c) => c.value === null).length;
     for (const event of out.events) this.safetyEvents.onEvent(i, event);
     if (out.persist && (this.options.restart || this.options.restartAnytime)) node.saved = JSON.parse(JSON.stringify(node.replica.snapshot())) as PersistedState;
-    const verifier = verifierOf(node.config);
     for (const { to, message } of out.send) {
-      const signed = this.honest(i) ? open(verifier, message) : undefined;
+      const signed = this.honest(i) ? open(this.verifier, message) : undefined;
       if (signed) this.conduct.onSend(i, signed);
       const targets = to === "all" ? this.nodes.map((_, j) => j).filter((j) => j !== i) : [to];
       if (this.chaotic && this.options.checkpointLoss > 0 && codecs.PbftMessage.decode(message.message!).checkpoint && this.random.chance(this.options.checkpointLoss)) continue;
