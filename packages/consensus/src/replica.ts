@@ -26,7 +26,11 @@ export class Replica {
   private readonly state: ReplicaState;
   private readonly checkpoints: CheckpointStore;
   /** Pre-prepares of a view we have not entered yet (they can overtake its NEW-VIEW), by seq. */
-  private readonly early = new Map<number, Signed<PrePrepare>>();
+  /**
+   * Pre-prepares that overtook their NEW-VIEW, by "view/seq", for the view being entered and the next
+   * only: a Byzantine primary of a view far ahead can neither crowd out the next view's nor fill memory.
+   */
+  private readonly early = new Map<string, Signed<PrePrepare>>();
   /**
    * When the current view is declared failed unless it makes progress. In an active view it runs only while
    * there is work the primary owes: an instance of this view not yet decided, or a proposal the node
@@ -289,8 +293,9 @@ export class Replica {
   private broadcast<T extends Body>(body: T): Signed<T> {
     const signed = sign(this.config.crypto, body);
     this.out.send.push({ to: "all", message: signed.wire });
-    // A checkpoint binds nothing; every other message is a vote we must remember across a crash.
-    if (body.kind !== "checkpoint") this.out.persist = true;
+    // A vote must be remembered across a crash; our latest CHECKPOINT too, since we re-send it until it is
+    // stable and the others may need it (docs/consensus.md, "Checkpoints and state transfer").
+    this.out.persist = true;
     return signed;
   }
 
@@ -326,8 +331,8 @@ export class Replica {
     // Null requests only come inside a NEW-VIEW, a fresh pre-prepare carries its value, and comes from its view's primary.
     if (value === null || value === undefined || pp.body.replica !== this.primary(view) || !this.inWindow(seq)) return;
     if (view > s.view || (view === s.view && !s.viewActive)) {
-      const held = this.early.get(seq);
-      if (!held || held.body.view < view) this.early.set(seq, pp);
+      const key = `${view}/${seq}`;
+      if (view <= s.view + 1 && !this.early.has(key)) this.early.set(key, pp);
       return;
     }
     if (view < s.view || seq <= s.newViewMaxSeq) return;
@@ -416,8 +421,9 @@ export class Replica {
     const { seq, replica } = checkpoint.body;
     if (seq % this.config.ckpInterval !== 0) return;
     if (seq <= this.state.stable.seq) {
-      // The sender re-sends a checkpoint we already hold stable: it missed the others'. Send it the proof.
-      if (seq === this.state.stable.seq && this.mayAnswer(this.proofSentAt, replica)) {
+      // The sender re-sends a checkpoint at or below our stable one: it missed the others'. Send it our
+      // proof: it adopts it, or learns it is behind and catches up (in an idle network nothing else would tell it).
+      if (this.mayAnswer(this.proofSentAt, replica)) {
         for (const c of this.state.stable.proof) if (c.body.replica !== replica) this.out.send.push({ to: replica, message: c.wire });
       }
       return;
@@ -439,7 +445,7 @@ export class Replica {
     if (ours !== undefined && ours !== stable.digest) this.event(`our state at seq ${stable.seq} differs from the stable checkpoint's`);
     s.stable = stable;
     for (const seq of s.log.keys()) if (seq <= stable.seq) s.log.delete(seq);
-    for (const seq of this.early.keys()) if (seq <= stable.seq) this.early.delete(seq);
+    for (const [key, pp] of this.early) if (pp.body.seq <= stable.seq) this.early.delete(key);
     this.checkpoints.prune(stable.seq);
     this.event(`stable checkpoint at seq ${stable.seq}`);
   }
@@ -617,9 +623,9 @@ export class Replica {
       if (this.self !== this.primary()) this.vote("prepare", instance);
       this.tryPrepared(instance);
     }
-    for (const [seq, pp] of this.early) {
+    for (const [key, pp] of this.early) {
       if (pp.body.view > s.view) continue;
-      this.early.delete(seq);
+      this.early.delete(key);
       if (pp.body.view === s.view) this.onPrePrepare(pp);
     }
     this.armIfOwed();

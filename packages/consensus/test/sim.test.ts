@@ -23,7 +23,7 @@ const FAIL_FAST = process.env.CHAINSIM_SIM_FAIL_FAST === "1";
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 /** Seeds per adversarial scenario and validator count; CHAINSIM_SIM_SEEDS runs more (or fewer). */
 const ADVERSARY_SEEDS = Number(process.env.CHAINSIM_SIM_SEEDS ?? 100);
-/** Scenarios of long virtual runs (slow links, idling) take a quarter as many: each run costs four. */
+/** Scenarios of long virtual runs (slow links, idling) take a quarter as many (each run costs four), and so do targeted ones. */
 const LONG_RUN_SEEDS = Math.max(5, Math.round(ADVERSARY_SEEDS / 4));
 
 describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreement, validity, inOrder, liveness)", function () {
@@ -55,6 +55,56 @@ describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreeme
 
   it("n=1: 10 runs, the lone validator commits alone", () => {
     const { failures } = runSeeds(range(3000, 10), (seed) => ({ seed, n: 1 }));
+    expect(failures).to.deep.equal([]);
+  });
+
+  // Targeted schedules first: they are cheap, and test:mutants stops at the first failing scenario.
+  it(`n=4: ${LONG_RUN_SEEDS} runs in which one replica hears no CHECKPOINT for a while, then the network idles: a re-sent one gets it the stable proof`, () => {
+    const { failures } = runSeeds(range(21000, LONG_RUN_SEEDS), (seed) => ({
+      seed,
+      n: 4,
+      ckpInterval: 2 + (seed % 3),
+      checkpointTail: { ms: 1000 + (seed % 4) * 500, lose: "to" },
+      idleMs: 1000,
+    }));
+    expect(failures).to.deep.equal([]);
+  });
+
+  it(`n=4: ${LONG_RUN_SEEDS} runs in which, with one replica down for good, another loses each CHECKPOINT it sends and crashes right after, then the network idles`, () => {
+    const { failures } = runSeeds(range(22000, LONG_RUN_SEEDS), (seed) => ({
+      seed,
+      n: 4,
+      crashes: 1,
+      permanentCrashes: 1,
+      ckpInterval: 2 + (seed % 3),
+      checkpointTail: { ms: 1000 + (seed % 4) * 500, lose: "from-then-crash" },
+      idleMs: 1000,
+    }));
+    expect(failures).to.deep.equal([]);
+  });
+
+  it(`n=4: ${ADVERSARY_SEEDS} runs in which the primary goes down for good, the next one (Byzantine) withholds its NEW-VIEW and sends pre-prepares of views far ahead, and the next NEW-VIEW arrives after its pre-prepares: view 2 lasts`, () => {
+    const { failures } = runSeeds(range(23000, ADVERSARY_SEEDS), (seed) => ({
+      seed,
+      n: 4,
+      crashing: [0],
+      permanentCrashes: 1,
+      byzantine: { replica: 1, behaviors: seed % 2 === 0 ? ["withheld-new-view"] : ["withheld-new-view", "future-pre-prepares"] },
+      chaos: { minDelayMs: 1, maxDelayMs: 20, dropRate: 0, duplicateRate: 0 },
+      newViewDelayMs: 150,
+      // A state transfer and a slow value check must fit in one timeout: nothing else may end view 2.
+      viewTimeoutMs: 1000,
+      maxView: 2,
+      pipeline: 1 + (seed % 3),
+    }));
+    expect(failures).to.deep.equal([]);
+  });
+
+  it(`n=4 to 7: ${LONG_RUN_SEEDS} runs with partitions and a Byzantine replica whose VIEW-CHANGEs re-sign certificates as if it had pre-prepared them`, () => {
+    const { failures } = runSeeds(range(24000, LONG_RUN_SEEDS), (seed) => {
+      const n = [4, 5, 6, 7][seed % 4];
+      return { seed, n, byzantine: { replica: seed % n, behaviors: ["misattributed-certificate"] }, partitions: true, pipeline: 3, proposeIntervalMs: 30 };
+    });
     expect(failures).to.deep.equal([]);
   });
 

@@ -45,7 +45,14 @@ export type ByzantineBehavior =
   /** Its VIEW-CHANGEs ask for a view far ahead (one it leads): a replica joining f+1 others must not follow it there. */
   | "inflated-view-change"
   /** While the network idles, PREPAREs of the current view for the next seq, which nobody proposed. */
-  | "phantom-votes";
+  | "phantom-votes"
+  /**
+   * As a new primary, no NEW-VIEW, only fresh pre-prepares of its view above the plan: replicas hold them
+   * as early pre-prepares until the next view's primary sends its own for the same seqs.
+   */
+  | "withheld-new-view"
+  /** With each vote, a pre-prepare for the next seq in a view far ahead that it leads: it must not crowd out the next view's. */
+  | "future-pre-prepares";
 
 export const BYZANTINE_BEHAVIORS: ByzantineBehavior[] = [
   "conflicting-votes",
@@ -66,6 +73,8 @@ export const BYZANTINE_BEHAVIORS: ByzantineBehavior[] = [
   "view-change-storm",
   "inflated-view-change",
   "phantom-votes",
+  "withheld-new-view",
+  "future-pre-prepares",
 ];
 
 /**
@@ -148,10 +157,12 @@ export class ByzantineReplica {
       this.stormed.add(`${body.view}/${to}`);
       out.push(this.sign({ ...this.ownViewChange, view: body.view + 1 }));
     }
-    if (body.kind === "view-change" && has("inflated-view-change")) {
-      const n = this.verifier.validators.length;
-      body = { ...body, view: body.view + 1000 * n + ((this.replica - body.view) % n + n) % n };
+    if ((body.kind === "prepare" || body.kind === "commit") && has("future-pre-prepares")) {
+      const value = new TextEncoder().encode(`value/future/${body.seq + 1}`);
+      out.push(this.sign({ kind: "pre-prepare", view: this.farViewAbove(body.view), seq: body.seq + 1, replica: this.replica, value, digest: sha256Hex(value) }));
     }
+    if (body.kind === "view-change" && has("inflated-view-change")) body = { ...body, view: this.farViewAbove(body.view) };
+    if (body.kind === "new-view" && has("withheld-new-view")) return this.withheldNewView(body);
     if (body.kind === "new-view" && (has("packed-new-view") || has("stale-new-view"))) body = this.forgeNewView(body, has("packed-new-view"));
     if (body.kind === "view-change" && has("forged-certificate") && this.accomplice) body = this.forgeCertificate(body);
     if (body.kind === "view-change" && has("misattributed-certificate")) {
@@ -184,6 +195,12 @@ export class ByzantineReplica {
     return out;
   }
 
+  /** A view about 1000 rounds above `view` whose primary this replica is. */
+  private farViewAbove(view: number): number {
+    const n = this.verifier.validators.length;
+    return view + 1000 * n + ((this.replica - view) % n + n) % n;
+  }
+
   /** A PREPARE nobody asked for: view `view`, seq `seq`, a digest nobody proposed. */
   phantomVote(view: number, seq: number): SignedMessage {
     return this.sign({ kind: "prepare", view, seq, replica: this.replica, digest: sha256Hex(`phantom/${view}/${seq}`) });
@@ -197,6 +214,17 @@ export class ByzantineReplica {
     const own = sign<Vote>(this.crypto, { ...first, view: first.view + 1, replica: this.replica }).wire;
     const others = commits.filter((c) => c!.body.replica !== this.replica).map((c) => c!.wire);
     return { commits: [...others.slice(0, this.verifier.quorum - 1), own] };
+  }
+
+  /** Instead of the NEW-VIEW: fresh pre-prepares for the two seqs above its plan (valid values, never entered). */
+  private withheldNewView(nv: NewView): SignedMessage[] {
+    const plan = planNewView(nv.viewChanges);
+    const top = Math.max(plan.stable.seq, ...plan.entries.map((e) => e.seq));
+    return [1, 2].map((k) => {
+      const value = new TextEncoder().encode(`value/withheld/${nv.view}/${top + k}`);
+      this.proposed?.(sha256Hex(value));
+      return this.sign({ kind: "pre-prepare", view: nv.view, seq: top + k, replica: this.replica, value, digest: sha256Hex(value) });
+    });
   }
 
   /**

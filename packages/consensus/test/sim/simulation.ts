@@ -34,15 +34,27 @@ export interface SimulationOptions {
   /** Every NEW-VIEW arrives this much later than the links would bring it: the new view's pre-prepares overtake it. */
   newViewDelayMs?: number;
   /**
-   * After liveness: the network idles (no proposals, nobody expects progress) for 10 view timeouts to
-   * settle, then this long, during which no honest replica may change view.
+   * After liveness (and the checkpoint tail): the network idles (no proposals, nobody expects progress)
+   * for 10 view timeouts to settle, then this long, during which no honest replica may change view; at
+   * its end every live honest replica holds stable the latest checkpoint 2f+1 of them executed.
    */
   idleMs?: number;
+  /**
+   * After liveness, proposals go on for `ms` while one live honest replica loses CHECKPOINTs: every one
+   * sent to it ("to"), or the first copy of each it sends, right after which it crashes, restarting from
+   * its snapshot 50-200 ms later ("from-then-crash"). Then the network idles (idleMs), and no later
+   * checkpoint makes up for what was lost.
+   */
+  checkpointTail?: { ms: number; lose: "to" | "from-then-crash" };
+  /** The schedule needs no view above this one: an honest replica that goes further gave up on an honest primary. */
+  maxView?: number;
   /** After healing, every live replica must commit this many more values within boundMs. */
   livenessCommits?: number;
   boundMs?: number;
   /** Replicas that crash at a random time during chaos (at most f make sense). */
   crashes?: number;
+  /** Which replicas crash, instead of `crashes` picked at random. */
+  crashing?: number[];
   /** Crashed replicas restart from their last snapshot() when the network heals. */
   restart?: boolean;
   /** Of the `crashes`, this many stay down for good (never restarted). */
@@ -129,7 +141,8 @@ export class Simulation {
   /** Opens messages for the conduct rules (signatures only; the quorum it names is not used). */
   private readonly verifier: Verifier;
   private readonly assertions: Assertion[];
-  private readonly options: Required<Omit<SimulationOptions, "unsafe" | "byzantine">> & Pick<SimulationOptions, "unsafe" | "byzantine">;
+  private readonly options: Required<Omit<SimulationOptions, "unsafe" | "byzantine" | "checkpointTail" | "maxView" | "crashing">> &
+    Pick<SimulationOptions, "unsafe" | "byzantine" | "checkpointTail" | "maxView" | "crashing">;
   private readonly byzantine?: ByzantineReplica;
   private readonly safetyEvents = new NoSafetyEvents();
   private proposals = 0;
@@ -138,8 +151,13 @@ export class Simulation {
   private chaotic = true;
   private idling = false;
   private honestViewChanges = 0;
-  /** The idle phase's verdict (see idleMs). */
+  /** The idle phase's verdicts (see idleMs), and the view bound's (maxView). */
   private readonly idleViews: Assertion = { name: "idleKeepsView", violations: [] };
+  private readonly idleCheckpoints: Assertion = { name: "idleCheckpointsStable", violations: [] };
+  private readonly viewBound: Assertion = { name: "viewBound", violations: [] };
+  /** The checkpoint tail's replica, and the seqs whose CHECKPOINT of its own it already lost once. */
+  private tailReplica?: number;
+  private readonly tailLost = new Set<number>();
   private readonly stats = { viewChanges: 0, stableCheckpoints: 0, stateTransfers: 0, nullCommits: 0 };
 
   constructor(options: SimulationOptions) {
@@ -187,7 +205,7 @@ export class Simulation {
     const verifier = verifierOf(this.nodes[0].config);
     this.verifier = verifier;
     this.conduct = new Conduct(verifier, 2 * this.options.ckpInterval, (i) => this.honest(i), (i) => this.nodes[i].height);
-    this.assertions = [this.agreement, this.validity, this.inOrder, this.liveness, this.safetyEvents, this.conduct, this.idleViews];
+    this.assertions = [this.agreement, this.validity, this.inOrder, this.liveness, this.safetyEvents, this.conduct, this.idleViews, this.idleCheckpoints, this.viewBound];
     this.network = new Network(this.clock, this.random, (to, _from, message) => {
       if (!this.alive(to)) return;
       if (to === this.byzantine?.replica) this.byzantine.observe(message);
@@ -214,7 +232,7 @@ export class Simulation {
     const o = this.options;
     this.nodes.forEach((_, i) => this.clock.schedule(this.random.int(0, o.tickMs), () => this.tick(i)));
     const candidates = this.nodes.map((_, i) => i).filter((i) => !(o.equivocatingPrimary && i === 0) && i !== o.byzantine?.replica && i !== o.byzantine?.accomplice);
-    const crashing = this.random.pick(candidates, o.crashes);
+    const crashing = o.crashing ?? this.random.pick(candidates, o.crashes);
     const permanent = new Set(crashing.slice(0, o.permanentCrashes));
     const crash = (i: number) => {
       if (!this.chaotic) return;
@@ -245,7 +263,9 @@ export class Simulation {
     const live = () => this.nodes.map((node) => !node.crashed);
     this.clock.runUntil(o.chaosMs + o.boundMs, () => this.liveness.satisfied(this.heights(), live()));
     this.liveness.finish(this.heights(), live(), o.boundMs);
+    if (o.checkpointTail) this.checkpointTail(o.checkpointTail);
     if (o.idleMs > 0) this.idle();
+    this.checkViewBound();
     return {
       violations: this.assertions.flatMap((a) => a.violations.map((message) => ({ assertion: a.name, message }))),
       heights: this.heights(),
@@ -260,11 +280,57 @@ export class Simulation {
   private idle(): void {
     const o = this.options;
     this.idling = true;
+    this.tailReplica = undefined;
     this.clock.runUntil(this.clock.now + 10 * o.viewTimeoutMs);
     const before = this.honestViewChanges;
     this.clock.runUntil(this.clock.now + o.idleMs);
     const changes = this.honestViewChanges - before;
     if (changes > 0) this.idleViews.violations.push(`honest replicas changed view ${changes} times while the network idled ${o.idleMs} ms`);
+    this.checkIdleCheckpoints();
+  }
+
+  /**
+   * An idle, healed network settles its checkpoints: every live honest replica holds stable the latest
+   * checkpoint seq that 2f+1 live honest replicas executed (a replica behind learns it and catches up).
+   */
+  private checkIdleCheckpoints(): void {
+    const { n, ckpInterval } = this.options;
+    const quorum = 2 * Math.floor((n - 1) / 3) + 1;
+    const replicas = this.nodes.map((_, i) => i).filter((i) => this.alive(i) && this.honest(i));
+    if (replicas.length < quorum) return;
+    const executed = replicas.map((i) => this.nodes[i].height).sort((a, b) => b - a)[quorum - 1];
+    const expected = executed - (executed % ckpInterval);
+    for (const i of replicas) {
+      const stable = this.nodes[i].replica.status().stableCheckpoint.seq;
+      if (stable < expected) this.idleCheckpoints.violations.push(`node ${i} holds seq ${stable} stable after idling; ${quorum} replicas executed seq ${expected}`);
+    }
+  }
+
+  /** Proposals go on while one live honest replica loses CHECKPOINTs (see checkpointTail). */
+  private checkpointTail(tail: { ms: number; lose: "to" | "from-then-crash" }): void {
+    const candidates = this.nodes.map((_, i) => i).filter((i) => this.alive(i) && this.honest(i));
+    this.tailReplica = this.random.pick(candidates, 1)[0];
+    this.clock.runUntil(this.clock.now + tail.ms);
+  }
+
+  /** Whether the checkpoint tail loses this first copy of a CHECKPOINT its replica sends; it crashes right after. */
+  private lostFromTailReplica(from: number, seq: number): boolean {
+    if (from !== this.tailReplica || this.options.checkpointTail?.lose !== "from-then-crash" || this.tailLost.has(seq)) return false;
+    this.tailLost.add(seq);
+    this.clock.schedule(this.random.int(1, this.options.viewTimeoutMs / 4), () => {
+      this.nodes[from].crashed = true;
+      this.clock.schedule(this.random.int(50, 200), () => this.restart(from));
+    });
+    return true;
+  }
+
+  private checkViewBound(): void {
+    const bound = this.options.maxView;
+    if (bound === undefined) return;
+    this.nodes.forEach((node, i) => {
+      const view = node.replica.status().view;
+      if (this.honest(i) && view > bound) this.viewBound.violations.push(`node ${i} went on to view ${view}; the schedule needs no view above ${bound}`);
+    });
   }
 
   private heights(): number[] {
@@ -322,14 +388,18 @@ export class Simulation {
     this.stats.stableCheckpoints += out.events.filter((e) => e.startsWith("stable checkpoint")).length;
     this.stats.nullCommits += out.commits.filter((c) => c.value === null).length;
     for (const event of out.events) this.safetyEvents.onEvent(i, event);
-    if (out.persist && (this.options.restart || this.options.restartAnytime)) node.saved = JSON.parse(JSON.stringify(node.replica.snapshot())) as PersistedState;
+    if (out.persist && (this.options.restart || this.options.restartAnytime || this.options.checkpointTail?.lose === "from-then-crash")) node.saved = JSON.parse(JSON.stringify(node.replica.snapshot())) as PersistedState;
     for (const { to, message } of out.send) {
       const signed = this.honest(i) ? open(this.verifier, message) : undefined;
       if (signed) this.conduct.onSend(i, signed);
       const targets = to === "all" ? this.nodes.map((_, j) => j).filter((j) => j !== i) : [to];
-      if (this.chaotic && this.options.checkpointLoss > 0 && codecs.PbftMessage.decode(message.message!).checkpoint && this.random.chance(this.options.checkpointLoss)) continue;
+      const atRisk = (this.chaotic && this.options.checkpointLoss > 0) || this.tailReplica !== undefined;
+      const checkpoint = atRisk ? codecs.PbftMessage.decode(message.message!).checkpoint : undefined;
+      if (checkpoint && this.chaotic && this.options.checkpointLoss > 0 && this.random.chance(this.options.checkpointLoss)) continue;
+      if (checkpoint && this.lostFromTailReplica(i, Number(checkpoint.seq ?? 0n))) continue;
       const extraDelayMs = message.message?.[0] === NEW_VIEW_TAG ? this.options.newViewDelayMs : 0;
       for (const j of targets) {
+        if (checkpoint && j === this.tailReplica && this.options.checkpointTail?.lose === "to") continue;
         for (const sent of this.tamper(i, j, message)) {
           for (const m of i === this.byzantine?.replica ? this.byzantine.tamper(j, sent) : [sent]) this.network.send(i, j, m, extraDelayMs);
         }
