@@ -27,8 +27,8 @@ export class Replica {
   private readonly checkpoints: CheckpointStore;
   /** Pre-prepares of a view we have not entered yet (they can overtake its NEW-VIEW), by seq. */
   /**
-   * Pre-prepares that overtook their NEW-VIEW, by "view/seq", for the view being entered and the next
-   * only: a Byzantine primary of a view far ahead can neither crowd out the next view's nor fill memory.
+   * Pre-prepares that overtook their NEW-VIEW, by "view/seq", for the next n views only (each primary
+   * leads one): a Byzantine primary of a view far ahead can neither crowd out the next view's nor fill memory.
    */
   private readonly early = new Map<string, Signed<PrePrepare>>();
   /**
@@ -332,7 +332,7 @@ export class Replica {
     if (value === null || value === undefined || pp.body.replica !== this.primary(view) || !this.inWindow(seq)) return;
     if (view > s.view || (view === s.view && !s.viewActive)) {
       const key = `${view}/${seq}`;
-      if (view <= s.view + 1 && !this.early.has(key)) this.early.set(key, pp);
+      if (view < s.view + this.n && !this.early.has(key)) this.early.set(key, pp);
       return;
     }
     if (view < s.view || seq <= s.newViewMaxSeq) return;

@@ -3,7 +3,7 @@
 import { expect } from "chai";
 import { codecs } from "@chainsim/protocol";
 import { Replica, sign, type PersistedState, type SignedMessage, type ViewChange, type Vote } from "../src/index.js";
-import { Cluster } from "./cluster.js";
+import { Cluster, kindOf } from "./cluster.js";
 
 describe("Byzantine validators: stalls and forced view changes", () => {
   it("an idle network keeps its view when one replica sends votes for a seq nobody proposed", () => {
@@ -69,6 +69,37 @@ describe("Lost messages: checkpoints", () => {
     c.tick(3, 1000);
     c.deliver();
     expect(c.replicas[3].status().stableCheckpoint.seq).to.equal(2);
+  });
+
+  it("answers a replica that re-sends a checkpoint below its stable one with its proof: the replica learns it is behind", () => {
+    const c = new Cluster(4, { idle: true, ckpInterval: 2, viewTimeoutMs: 1000 });
+    for (let k = 1; k <= 2; k++) {
+      c.propose(0, `ledger ${k}`);
+      c.deliver((e) => !(e.kind === "checkpoint" && e.to === 3));
+    }
+    // Replica 3 misses ledgers 3 and 4 altogether: the others hold seq 4 stable, it holds seq 0.
+    for (let k = 3; k <= 4; k++) {
+      c.propose(0, `ledger ${k}`);
+      c.deliver((e) => e.to !== 3);
+    }
+    expect(c.replicas[0].status().stableCheckpoint.seq).to.equal(4);
+    expect(c.replicas[3].status()).to.include({ lastExecutedSeq: 2 });
+    expect(c.replicas[3].status().stableCheckpoint.seq).to.equal(0);
+    c.tick(3, 1000);
+    c.deliver();
+    const sync = c.outputs[3].map((o) => o.sync).find((request) => request !== undefined);
+    expect(sync?.targetSeq).to.equal(4);
+  });
+
+  it("asks for a save before it sends a CHECKPOINT: restarted right after, it still re-sends the one that was lost", () => {
+    const c = new Cluster(4, { idle: true, ckpInterval: 2, viewTimeoutMs: 1000 });
+    for (let k = 1; k <= 2; k++) {
+      c.propose(0, `ledger ${k}`);
+      c.deliver((e) => e.kind !== "checkpoint");
+    }
+    const withCheckpoint = c.outputs[1].filter((o) => o.send.some((s) => kindOf(s.message) === "checkpoint"));
+    expect(withCheckpoint).to.have.length(1);
+    expect(withCheckpoint[0].persist).to.equal(true);
   });
 });
 

@@ -203,6 +203,27 @@ describe("Replica: view change", () => {
     expect(c.replicas[2].status().viewActive).to.equal(false);
     expect(c.replicas[2].receive(nv.message, 1000).events[0]).to.match(/entered view 1/);
   });
+
+  it("keeps a pre-prepare that overtook its NEW-VIEW while it was two views behind", () => {
+    const c = new Cluster(4);
+    const reachable = (down: number) => (e: { from: number; to: number }) => e.from !== down && e.to !== down;
+    // Replica 3 is cut off. View 1 fails (its primary's NEW-VIEW never arrives); view 2 starts without replica 3.
+    for (const i of [0, 1, 2]) c.tick(i, 1000);
+    c.deliver((e) => reachable(3)(e) && e.kind !== "new_view");
+    for (const i of [0, 1, 2]) c.tick(i, 3000);
+    c.deliver(reachable(3));
+    expect(c.replicas.map((r) => r.status().view)).to.deep.equal([2, 2, 2, 0]);
+    // Replica 0 goes down and replica 3 is back: primary 2's first pre-prepare reaches it before the NEW-VIEW.
+    c.queue = [];
+    const prePrepare = c.propose(2, "ledger 1").send[0].message;
+    c.queue = c.queue.filter((e) => e.to !== 3);
+    c.take(3, c.replicas[3].receive(prePrepare, 3001));
+    const newView = c.outputs[2].flatMap((o) => o.send).find((s) => kindOf(s.message) === "new_view")!.message;
+    c.take(3, c.replicas[3].receive(newView, 3002));
+    c.deliver(reachable(0));
+    // Replicas 1, 2 and 3 are the quorum: replica 3's PREPARE is needed, so it must have kept the pre-prepare.
+    expect(c.commits.map((commits) => commits.length)).to.deep.equal([0, 1, 1, 1]);
+  });
 });
 
 describe("Replica: checkpoints and state transfer", () => {
