@@ -25,7 +25,6 @@ export class Replica {
   private readonly rules: ViewChangeRules;
   private readonly state: ReplicaState;
   private readonly checkpoints: CheckpointStore;
-  /** Pre-prepares of a view we have not entered yet (they can overtake its NEW-VIEW), by seq. */
   /**
    * Pre-prepares that overtook their NEW-VIEW, by "view/seq", for the next n views only (each primary
    * leads one): a Byzantine primary of a view far ahead can neither crowd out the next view's nor fill memory.

@@ -158,6 +158,8 @@ export class Simulation {
   /** The checkpoint tail's replica, and the seqs whose CHECKPOINT of its own it already lost once. */
   private tailReplica?: number;
   private readonly tailLost = new Set<number>();
+  /** Whether replicas restart from their snapshots in this run (only then are snapshots kept: they cost time). */
+  private readonly restarts: boolean;
   private readonly stats = { viewChanges: 0, stableCheckpoints: 0, stateTransfers: 0, nullCommits: 0 };
 
   constructor(options: SimulationOptions) {
@@ -187,6 +189,7 @@ export class Simulation {
       ...options,
     };
     const { seed, n } = this.options;
+    this.restarts = this.options.restart || this.options.restartAnytime || this.options.checkpointTail?.lose === "from-then-crash";
     this.random = new Prng(seed);
     this.liveness = new Liveness(this.options.livenessCommits);
     const keys = simulatedKeys(seed);
@@ -391,7 +394,7 @@ export class Simulation {
     this.stats.stableCheckpoints += out.events.filter((e) => e.startsWith("stable checkpoint")).length;
     this.stats.nullCommits += out.commits.filter((c) => c.value === null).length;
     for (const event of out.events) this.safetyEvents.onEvent(i, event);
-    if (out.persist && (this.options.restart || this.options.restartAnytime || this.options.checkpointTail?.lose === "from-then-crash")) node.saved = JSON.parse(JSON.stringify(node.replica.snapshot())) as PersistedState;
+    if (out.persist && this.restarts) node.saved = JSON.parse(JSON.stringify(node.replica.snapshot())) as PersistedState;
     for (const { to, message } of out.send) {
       const signed = this.honest(i) ? open(this.verifier, message) : undefined;
       if (signed) this.conduct.onSend(i, signed);
