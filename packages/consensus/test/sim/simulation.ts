@@ -301,7 +301,7 @@ export class Simulation {
   private checkIdleCheckpoints(): void {
     const { ckpInterval } = this.options;
     const quorum = this.verifier.quorum;
-    const replicas = this.nodes.map((_, i) => i).filter((i) => this.alive(i) && this.honest(i));
+    const replicas = this.liveHonestReplicas();
     if (replicas.length < quorum) return;
     const atCheckpoint = (height: number) => height - (height % ckpInterval);
     const byQuorum = atCheckpoint(replicas.map((i) => this.nodes[i].height).sort((a, b) => b - a)[quorum - 1]);
@@ -314,8 +314,7 @@ export class Simulation {
 
   /** Proposals go on while one live honest replica loses CHECKPOINTs (see checkpointTail). */
   private checkpointTail(tail: { ms: number; lose: "to" | "from-then-crash" }): void {
-    const candidates = this.nodes.map((_, i) => i).filter((i) => this.alive(i) && this.honest(i));
-    this.tailReplica = this.random.pick(candidates, 1)[0];
+    this.tailReplica = this.random.pick(this.liveHonestReplicas(), 1)[0];
     this.clock.runUntil(this.clock.now + tail.ms);
   }
 
@@ -337,6 +336,10 @@ export class Simulation {
       const view = node.replica.status().view;
       if (this.honest(i) && view > bound) this.viewBound.violations.push(`node ${i} went on to view ${view}; the schedule needs no view above ${bound}`);
     });
+  }
+
+  private liveHonestReplicas(): number[] {
+    return this.nodes.map((_, i) => i).filter((i) => this.alive(i) && this.honest(i));
   }
 
   private heights(): number[] {
