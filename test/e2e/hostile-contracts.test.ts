@@ -2,9 +2,9 @@
 // transaction; afterwards all four are still running, recorded the same result and agree on every ledger.
 // To add an attack, add a case: `body` becomes both `main` (transactions) and `query` (callContract).
 import { expect } from "chai";
-import { Keypair, createContract, payCoin, sendTransaction, waitForTransaction, type ChainsimClient } from "@chainsim/client";
+import { Keypair, createContract, payCoin, sendTransaction, waitForTransaction } from "@chainsim/client";
 import { isValidatorRunning } from "@chainsim/cli";
-import { dumpLogsOnFailure, startTestNetwork, testManifest, waitFor, type TestNetwork } from "../harness/network.js";
+import { agreeAfter, dumpLogsOnFailure, startTestNetwork, testManifest, type TestNetwork } from "../harness/network.js";
 
 interface HostileCase {
   name: string;
@@ -98,15 +98,3 @@ describe("e2e: hostile contracts cannot crash or split four validators", functio
     expect((printed.result as Record<string, { value: string }>).r.value).to.equal("Cannot assign to read only property 'name' of function 'function f(a) { [native code] }'");
   });
 });
-
-/** Every validator has closed a ledger past `seq`, and all have the same hash at `seq` and the one after. */
-async function agreeAfter(clients: ChainsimClient[], seq: bigint): Promise<void> {
-  await waitFor(`every validator past ledger ${seq}`, async () => {
-    const tips = await Promise.all(clients.map(async (c) => BigInt(String((await c.getLedger()).result!.header.seq))));
-    return tips.every((tip) => tip > seq) ? true : undefined;
-  }, 30_000);
-  for (const at of [seq, seq + 1n]) {
-    const hashes = await Promise.all(clients.map(async (c) => (await c.getLedger({ seq: Number(at) })).result!.header.hash));
-    expect(new Set(hashes).size, `ledger ${at}: ${hashes.join(" ")}`).to.equal(1);
-  }
-}

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { launchTemporaryNetwork, parseManifest, type TemporaryNetwork } from "@chainsim/cli";
+import { expect } from "chai";
 import { ChainsimClient, type ConsensusInfoResponse } from "@chainsim/client";
 
 /** A network started for one test file: real validator processes on free ports in a temp directory. */
@@ -75,4 +76,16 @@ export function dumpLogsOnFailure(network: () => TestNetwork | undefined, lines 
       process.stderr.write(`----- ${node.name} (${node.process.paths.logFile}), last ${lines} lines -----\n${text.split("\n").slice(-lines - 1).join("\n")}\n`);
     }
   });
+}
+
+/** Every validator has closed a ledger past `seq`, and all have the same hash at `seq` and the one after. */
+export async function agreeAfter(clients: ChainsimClient[], seq: bigint): Promise<void> {
+  await waitFor(`every validator past ledger ${seq}`, async () => {
+    const tips = await Promise.all(clients.map(async (c) => BigInt(String((await c.getLedger()).result!.header.seq))));
+    return tips.every((tip) => tip > seq) ? true : undefined;
+  }, 30_000);
+  for (const at of [seq, seq + 1n]) {
+    const hashes = await Promise.all(clients.map(async (c) => (await c.getLedger({ seq: Number(at) })).result!.header.hash));
+    expect(new Set(hashes).size, `ledger ${at}: ${hashes.join(" ")}`).to.equal(1);
+  }
 }

@@ -44,6 +44,7 @@ export const CONTRACT_SYNTAX_ERROR = 152;
 export const CONTRACT_TOO_MANY_RECURSION = 153;
 export const CONTRACT_TOO_MANY_TRANSACTIONS = 154;
 export const CONTRACT_LIMIT_EXCEEDED = 155;
+export const CONTRACT_INVALID = 156;
 
 /** Truncates to at most `max` UTF-8 bytes without splitting a character. */
 export function truncateUtf8(text: string, max = 256): string {

@@ -28,6 +28,12 @@ export interface ContractLimits {
   /** Wall-clock guard per user transaction (ms); steps are what keeps validators in agreement. */
   timeMs: number;
   codeBytes: number;
+  /** Largest wasm module (bytes, decoded): a Go module is about 2 MB (docs/wasm-abi.md §1). */
+  wasmCodeBytes: number;
+  /** Pages of 64 KiB a wasm contract's memory may reach (docs/wasm-abi.md §7). */
+  wasmMaxPages: number;
+  /** Wasm instructions that cost one step. */
+  wasmInstructionsPerStep: number;
   /** user → A → B → C → D is allowed; one level more fails with 153. */
   maxDepth: number;
   /** Contract-made (sub-)transactions per user transaction; more fail with 154. */
@@ -51,6 +57,9 @@ export const DEFAULT_CONTRACT_LIMITS: ContractLimits = {
   maxLogPerTransaction: 64 * 1024,
   timeMs: 1_000,
   codeBytes: 256 * 1024,
+  wasmCodeBytes: 4 * 1024 * 1024,
+  wasmMaxPages: 480,
+  wasmInstructionsPerStep: 1_000,
   maxDepth: 4,
   maxContractTxs: 512,
   lint: false,

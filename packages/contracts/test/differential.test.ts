@@ -49,6 +49,7 @@ async function outcome(runtime: ContractWorkerRuntime, program: Program): Promis
     entry: "main",
     input: "in",
     env: ENV,
+    language: "javascript",
     readOnly: false,
     depth: 0,
     host: memoryHost(calls),

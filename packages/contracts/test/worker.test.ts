@@ -19,6 +19,7 @@ function request(code: string, host: ContractHost, overrides: Partial<ExecutionR
     entry: "main",
     input: "in",
     env: ENV,
+    language: "javascript",
     readOnly: false,
     depth: 0,
     host,
@@ -156,7 +157,7 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
 
   it("keeps metered texts on disk when asked: a new worker prepares a stored contract's code without instrumenting it, a damaged file is instrumented again, a read-only store adds nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "chainsim-metered-"));
-    const stored = () => readdirSync(dir).flatMap((build) => readdirSync(join(dir, build)).map((file) => join(dir, build, file)));
+    const stored = () => readdirSync(dir, { recursive: true, withFileTypes: true }).flatMap((entry) => (entry.isFile() ? [join(entry.parentPath, entry.name)] : []));
     /** The run's result, and how many times its code was prepared with the clocks stopped (instrumenting, compiling). */
     const runOn = async (writable: boolean, source: string) => {
       const worker = new ContractWorkerRuntime(DEFAULT_CONTRACT_LIMITS, { metered: { dir, writable } });
@@ -172,7 +173,7 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
       const deployed = large(`${Math.random()}`);
       const writer = new ContractWorkerRuntime(DEFAULT_CONTRACT_LIMITS, { metered: { dir, writable: true } });
       try {
-        await writer.validate(deployed);
+        await writer.validate(deployed, "javascript");
       } finally {
         writer.dispose();
       }
@@ -199,18 +200,18 @@ describe("ContractWorkerRuntime: contracts in a child process", function () {
     let turns = 0;
     const timer = setInterval(() => turns++, 0);
     try {
-      await runtime.validate(large(`${Math.random()}`));
+      await runtime.validate(large(`${Math.random()}`), "javascript");
     } finally {
       clearInterval(timer);
     }
     expect(turns).to.be.greaterThan(0);
-    const refused = await failure(runtime.validate("function main() { with (o) {} }"));
+    const refused = await failure(runtime.validate("function main() { with (o) {} }", "javascript"));
     expect(refused.code).to.equal(152);
     expect(refused.exception).to.match(/^'with' statement is not allowed in contracts/);
-    const tooLarge = await failure(runtime.validate("x".repeat(DEFAULT_CONTRACT_LIMITS.codeBytes + 1)));
+    const tooLarge = await failure(runtime.validate("x".repeat(DEFAULT_CONTRACT_LIMITS.codeBytes + 1), "javascript"));
     expect([tooLarge.code, tooLarge.exception]).to.deep.equal([155, "Contract code is too large"]);
     // 180 KB of arrows nested 30 deep would be 6 MB of metered text, compiled by V8 in every run.
-    const arrows = await failure(runtime.validate(`function main() { return [${("x=>".repeat(30) + "0,").repeat(2000)}0]; }`));
+    const arrows = await failure(runtime.validate(`function main() { return [${("x=>".repeat(30) + "0,").repeat(2000)}0]; }`, "javascript"));
     expect(arrows.code).to.equal(152);
     expect(arrows.exception).to.match(/^SyntaxError: Contract code would be \d+ characters metered, more than \d+: write fewer, larger functions$/);
   });

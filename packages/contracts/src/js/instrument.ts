@@ -38,7 +38,7 @@
  */
 import { createHash } from "node:crypto";
 import { Parser, getLineInfo, type Options } from "acorn";
-import type { MeteredStore } from "./metered-store.js";
+import { instrumenterBuild, type MeteredStore } from "../metered-store.js";
 
 /** The prefix of every name the metering uses; contracts may not mention any name that starts with it. */
 export const RESERVED_PREFIX = "__chainsim";
@@ -1272,6 +1272,9 @@ let cachedChars = 0;
 
 /** Where metered texts the memory cache lost are found again (MeteredStore), if this process has one. */
 let store: MeteredStore | undefined;
+
+/** This instrumenter's build: its own compiled code and acorn's version decide what a source meters to. */
+export const JS_INSTRUMENTER_BUILD = instrumenterBuild([import.meta.url], ["acorn"]);
 
 /** Gives instrumentCached a store on disk behind its memory cache (the contract worker, at start-up). */
 export function useMeteredStore(metered: MeteredStore): void {

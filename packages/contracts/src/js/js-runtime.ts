@@ -1,9 +1,10 @@
 import ivm from "isolated-vm";
 import { setFlagsFromString } from "node:v8";
-import { BuiltinError, type ContractEnvironment, type ContractHost } from "../host.js";
+import type { ContractEnvironment, ContractHost } from "../host.js";
 import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, ENGINE_MEMORY_LIMIT, ENGINE_SUFFIX, GuardTripped, STEP_LIMIT, TIME_EXPIRED, truncateUtf8 } from "../failure.js";
 import type { ContractLimits } from "../limits.js";
-import type { ContractRuntime } from "../runtime.js";
+import type { ContractLanguage, ContractRuntime } from "../runtime.js";
+import { answerHostCall, countSteps, LONE_SURROGATE_UNITS } from "../host-bridge.js";
 import { utilsCrypto } from "../utils-host.js";
 import { bootstrap, type BootstrapConfig, type RunReport } from "./bootstrap.js";
 import { installChain } from "./chain-builtins.js";
@@ -31,7 +32,9 @@ export interface StepMeter {
 }
 
 export interface ExecutionRequest {
+  /** The contract's payload: JavaScript source, or the base64 of a wasm module. */
   code: string;
+  language: ContractLanguage;
   entry: EntryPoint;
   input: string;
   env: ContractEnvironment;
@@ -81,22 +84,6 @@ const BOOTSTRAP_SOURCE = `(function (call, crypto, log, exhausted, utf8Length, c
  * Isolates kept prepared: preparing one (about 4 ms) takes longer than a typical run, so two are kept.
  */
 const SPARE_ISOLATES = 2;
-
-/**
- * Units of work per code unit of a text holding a lone surrogate, when V8 escapes it as JSON: its slow path
- * is about 45 ns a code unit, every other text under 8 ns (eighteenth review of 2026-11-26). Used by the
- * isolate's JSON.stringify and argument encoding (guards/text.ts quoteJson) and for host answers (hostCall).
- */
-const LONE_SURROGATE_UNITS = 32;
-
-/** Units of JSON escaping work in a host answer's strings: a string, or an object of strings (`{result}`). */
-function loneSurrogateUnits(value: unknown): number {
-  if (typeof value === "string") return value.isWellFormed() ? 0 : LONE_SURROGATE_UNITS * value.length;
-  if (value === null || typeof value !== "object") return 0;
-  let units = 0;
-  for (const field of Object.values(value)) units += loneSurrogateUnits(field);
-  return units;
-}
 
 /**
  * Metered text longer than this is compiled with the validator's clocks stopped (`preparing`, `uncounted`):
@@ -177,7 +164,7 @@ export class JsRuntime implements ContractRuntime {
       wrapper.release();
       const report = JSON.parse(reportJson) as RunReport;
       counted = true;
-      this.count(request.meter, report.used);
+      countSteps(request.meter, report.used);
       // A failed sub-transaction or a limit fails the execution even when the contract caught it.
       if (request.meter.fatal || request.meter.exhausted || report.dead) throw new Error("the run died on a limit");
       if (report.lost) throw new ContractFailure(CONTRACT_EXECUTE_FAIL, `Lost of ${request.entry} function`);
@@ -253,7 +240,7 @@ export class JsRuntime implements ContractRuntime {
       return slot.request;
     };
     const references = [
-      new ivm.Reference((name: string, argsJson: string, spent: number) => this.hostCall(active(), name, argsJson, spent)),
+      new ivm.Reference((name: string, argsJson: string, spent: number) => answerHostCall(active(), this.limits, name, argsJson, spent)),
       new ivm.Reference(utilsCrypto),
       new ivm.Reference((text: string) => active().log(String(text))),
       new ivm.Reference((reason: unknown) => {
@@ -306,45 +293,15 @@ export class JsRuntime implements ContractRuntime {
     if (!prepared.isolate.isDisposed) prepared.isolate.dispose();
   }
 
-  /** Adds steps the isolate counted since its last host call to the meter, checking the total. */
-  private count(meter: StepMeter, spent: unknown): void {
-    if (typeof spent === "number" && Number.isInteger(spent) && spent >= 0) meter.used += spent;
-    else meter.exhausted = true;
-    if (meter.used > meter.limit) meter.exhausted = true;
-  }
-
   /** Steps of a run the host stopped (time guard) or that threw past the bootstrap; nothing if the isolate is gone. */
   private async countAfterStop(prepared: PreparedIsolate, meter: StepMeter): Promise<void> {
     if (prepared.isolate.isDisposed) return;
     try {
       const counts = JSON.parse((await prepared.counts.apply(undefined, [], { timeout: 100, result: { copy: true } })) as string) as number[];
-      this.count(meter, counts[0]);
+      countSteps(meter, counts[0]);
     } catch {
       // the isolate cannot answer: the execution failed anyway
     }
-  }
-
-  /** A built-in's host operation; always answers JSON `{r}` or `{e}` plus the remaining step budget. */
-  private async hostCall(request: ExecutionRequest, name: string, argsJson: string, spent: number): Promise<string> {
-    const meter = request.meter;
-    // The isolate's count is checked here too, in case contract code found a way to tamper with it.
-    this.count(meter, spent);
-    // Once the steps are spent or a contract transaction failed, the execution is lost: refuse more work.
-    if (meter.exhausted) return JSON.stringify({ e: STEP_LIMIT, budget: 0 });
-    if (meter.fatal) return JSON.stringify({ e: meter.fatal.message, budget: 0 });
-    let answer: { r?: unknown; e?: string };
-    try {
-      answer = { r: await request.host.call(name, JSON.parse(argsJson)) };
-    } catch (error) {
-      if (!(error instanceof BuiltinError)) meter.fatal ??= error as Error;
-      answer = { e: (error as Error).message };
-    }
-    // V8 escapes a lone surrogate of the answer on its slow path here (a stored value of 87,381 took 5.7 ms
-    // a load): charged at the rate the isolate's JSON.stringify charges (twenty-third review of 2026-11-26).
-    const escaping = loneSurrogateUnits(answer.r);
-    if (escaping > 0) this.count(meter, Math.ceil(escaping / this.limits.sizeUnit));
-    if (meter.exhausted) return JSON.stringify({ e: STEP_LIMIT, budget: 0 });
-    return JSON.stringify({ ...answer, budget: meter.limit - meter.used });
   }
 
   /** Maps how an execution ended to a ContractFailure, or the fatal error of a failed sub-transaction. */

@@ -5,7 +5,7 @@ import { ContractFailure, ENGINE_MEMORY_LIMIT, GuardTripped, TIME_EXPIRED } from
 import { BuiltinError } from "../host.js";
 import type { ContractLimits } from "../limits.js";
 import type { ExecutionOutcome, ExecutionRequest } from "../js/js-runtime.js";
-import type { ContractRuntime } from "../runtime.js";
+import type { ContractLanguage, ContractRuntime } from "../runtime.js";
 import type { FromWorker, MeteredStoreOptions, MeterState, RunFailure, ToWorker } from "./protocol.js";
 
 /** The error a failure reported by the worker stands for (a host failure is rebuilt by the caller). */
@@ -22,7 +22,7 @@ export interface WorkerOptions {
   log?: (line: string) => void;
   /** The worker's nice value (0 to 19): a worker of queries yields the CPU to the one of ledgers. */
   niceness?: number;
-  /** Metered texts kept on disk (js/metered-store.ts), so that a contract is instrumented once. */
+  /** Metered code kept on disk (metered-store.ts), so that a contract is instrumented once. */
   metered?: MeteredStoreOptions;
 }
 
@@ -95,14 +95,14 @@ export class ContractWorkerRuntime implements ContractRuntime {
   }
 
   /** Checks code in the worker: instrumenting it takes up to seconds, which the validator's event loop cannot spare. */
-  async validate(code: string): Promise<void> {
+  async validate(code: string, language: ContractLanguage): Promise<void> {
     const child = this.start();
     await child.ready;
     const id = this.nextRun++;
     this.pauseClock(child);
     return new Promise<void>((resolve, reject) => {
       child.validations.set(id, { resolve, reject });
-      this.send(child, { type: "validate", id, code });
+      this.send(child, { type: "validate", id, code, language });
     }).finally(() => this.resumeClock(child));
   }
 
@@ -128,6 +128,7 @@ export class ContractWorkerRuntime implements ContractRuntime {
         type: "execute",
         id,
         code: request.code,
+        language: request.language,
         entry: request.entry,
         input: request.input,
         env: request.env,

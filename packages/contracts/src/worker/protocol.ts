@@ -1,8 +1,9 @@
 // The IPC messages between a validator and its contract worker (contract-worker-runtime.ts, worker-main.ts).
 import type { ContractLimits } from "../limits.js";
 import type { ExecutionOutcome, ExecutionRequest } from "../js/js-runtime.js";
+import type { ContractLanguage } from "../runtime.js";
 
-/** Where a worker keeps metered texts on disk (js/metered-store.ts); only a writable store adds to it. */
+/** Where a worker keeps metered code on disk (metered-store.ts); only a writable store adds to it. */
 export interface MeteredStoreOptions {
   dir: string;
   writable: boolean;
@@ -27,7 +28,7 @@ export type RunFailure =
 export type ToWorker =
   /** `minStackBytes`: the real stack the worker must show its isolates have (measured up to there). */
   | { type: "init"; limits: ContractLimits; minStackBytes: number; metered?: MeteredStoreOptions }
-  | (Pick<ExecutionRequest, "code" | "entry" | "input" | "env" | "readOnly" | "depth"> & {
+  | (Pick<ExecutionRequest, "code" | "language" | "entry" | "input" | "env" | "readOnly" | "depth"> & {
       type: "execute";
       id: number;
       limit: number;
@@ -37,7 +38,7 @@ export type ToWorker =
     })
   | { type: "answer"; call: number; meter: MeterState; result?: unknown; error?: { builtin: boolean; message: string } }
   /** Check code before deployment (ContractRuntime.validate). */
-  | { type: "validate"; id: number; code: string };
+  | { type: "validate"; id: number; code: string; language: ContractLanguage };
 
 export type FromWorker =
   | { type: "ready"; stackBytes: number }

@@ -1,17 +1,21 @@
 // The contract worker: a child process of a validator that runs contracts (docs/contracts.md §13). Whatever
 // a contract does to this process, the validator survives; see contract-worker-runtime.ts for the parent.
 import ivm from "isolated-vm";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
 import { ContractFailure, GuardTripped } from "../failure.js";
 import { BuiltinError, type ContractHost } from "../host.js";
-import { useMeteredStore } from "../js/instrument.js";
+import { ContractEngines } from "../engines.js";
+import { JS_INSTRUMENTER_BUILD, useMeteredStore } from "../js/instrument.js";
 import { JsRuntime, type StepMeter } from "../js/js-runtime.js";
-import { MeteredStore } from "../js/metered-store.js";
+import { MeteredStore } from "../metered-store.js";
+import { WASM_INSTRUMENTER_BUILD, WasmRuntime } from "../wasm/wasm-runtime.js";
 import type { FromWorker, MeterState, RunFailure, ToWorker } from "./protocol.js";
 
 /** Raised in a run when the parent's host failed fatally; the parent keeps the real error. */
 class HostFatal extends Error {}
 
-let runtime: JsRuntime | undefined;
+let runtime: ContractEngines | undefined;
 let nextCall = 0;
 const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; meter: StepMeter }>();
 
@@ -53,6 +57,7 @@ async function execute(message: Extract<ToWorker, { type: "execute" }>): Promise
   try {
     const outcome = await runtime!.execute({
       code: message.code,
+      language: message.language,
       entry: message.entry,
       input: message.input,
       env: message.env,
@@ -82,7 +87,7 @@ function describeFailure(error: unknown, meter?: StepMeter): RunFailure {
 
 async function validate(message: Extract<ToWorker, { type: "validate" }>): Promise<void> {
   try {
-    await runtime!.validate(message.code);
+    await runtime!.validate(message.code, message.language);
     send({ type: "validated", id: message.id });
   } catch (error) {
     send({ type: "validated", id: message.id, failure: describeFailure(error) });
@@ -103,11 +108,18 @@ function answer(message: Extract<ToWorker, { type: "answer" }>): void {
 
 process.on("message", (message: ToWorker) => {
   switch (message.type) {
-    case "init":
-      if (message.metered) useMeteredStore(new MeteredStore(message.metered.dir, message.metered.writable));
-      runtime = new JsRuntime(message.limits);
-      void Promise.all([isolateStackBytes(message.minStackBytes), runtime.warm()]).then(([stackBytes]) => send({ type: "ready", stackBytes }));
+    case "init": {
+      const { dir, writable } = message.metered ?? {};
+      // Each language's metered code has a directory of its own; whatever else is there, an older layout left.
+      if (dir && writable) for (const entry of existsSync(dir) ? readdirSync(dir) : []) if (entry !== "js" && entry !== "wasm") rmSync(path.join(dir, entry), { recursive: true, force: true });
+      const store = (kind: string, build: string) => (dir ? new MeteredStore(path.join(dir, kind), writable!, build) : undefined);
+      const jsStore = store("js", JS_INSTRUMENTER_BUILD);
+      if (jsStore) useMeteredStore(jsStore);
+      const javascript = new JsRuntime(message.limits);
+      runtime = new ContractEngines(javascript, new WasmRuntime(message.limits, store("wasm", WASM_INSTRUMENTER_BUILD)));
+      void Promise.all([isolateStackBytes(message.minStackBytes), javascript.warm()]).then(([stackBytes]) => send({ type: "ready", stackBytes }));
       break;
+    }
     case "execute":
       void execute(message);
       break;

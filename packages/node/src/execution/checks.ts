@@ -1,3 +1,4 @@
+import { contractLanguage } from "@chainsim/contracts";
 import {
   ChainError,
   ContractType,
@@ -42,7 +43,11 @@ export function actualFee(tx: SignedTransaction): bigint {
 
 /** Checks that need no state: shape, sizes, fees against limits, chain id, expiry, signatures. */
 export function checkStatic(tx: SignedTransaction, params: ChainParams, ledgerSeq: bigint, signatures: SignatureChecker): void {
-  if (tx.envSize >= LIMITS.maxTxEnvBytes) throw new ChainError(ErrorCode.TX_TOO_BIG, `transaction is ${tx.envSize} bytes; the limit is under 1 MiB`);
+  const deploysWasm = (tx.transaction.operations ?? []).some((op) => op.type === OperationType.CREATE_ACCOUNT && contractLanguage(op.create_account?.contract?.type ?? 0) === "wasm");
+  const limit = deploysWasm ? LIMITS.maxWasmDeployTxEnvBytes : LIMITS.maxTxEnvBytes;
+  if (tx.envSize >= limit) {
+    throw new ChainError(ErrorCode.TX_TOO_BIG, `transaction is ${tx.envSize} bytes; the limit is under ${limit >> 20} MiB${deploysWasm ? " for one that deploys wasm" : ""}`);
+  }
   checkShape(tx.transaction, params, ledgerSeq);
   const fee = actualFee(tx);
   if ((tx.transaction.fee_limit ?? 0n) < fee) {
@@ -89,8 +94,8 @@ function checkOperationShape(op: Operation, i: number): void {
   }[type as number];
   if (!body) throw new ChainError(ErrorCode.INVALID_PARAMETER, `operations[${i}]: type ${type} needs its body field`);
   const contract = op.create_account?.contract;
-  if (contract?.payload && (contract.type ?? ContractType.JAVASCRIPT) !== ContractType.JAVASCRIPT) {
-    throw new ChainError(ErrorCode.CONTRACT_INVALID, `operations[${i}]: contract type ${contract.type} is not supported by this node version (JavaScript is type 0)`);
+  if (contract?.payload && !contractLanguage(contract.type ?? ContractType.JAVASCRIPT)) {
+    throw new ChainError(ErrorCode.CONTRACT_INVALID, `operations[${i}]: contract type ${contract.type} is not supported (0 is JavaScript, 2 and 3 are WebAssembly)`);
   }
   // Addresses are checked here, before signing costs anyone a fee; existence is a matter of state. A
   // contract created without dest_address gets a derived one.

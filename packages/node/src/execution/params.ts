@@ -9,8 +9,10 @@ export interface ChainParams {
 /** Limits of compat.md §5–§8. */
 export const LIMITS = {
   maxOperations: 100,
-  /** A TransactionEnv must be smaller than this (146). */
+  /** A TransactionEnv must be smaller than this (146)... */
   maxTxEnvBytes: 1024 * 1024,
+  /** ...unless it deploys a wasm contract: a Go module is about 2.5 MB of base64 (docs/wasm-abi.md §1). */
+  maxWasmDeployTxEnvBytes: 6 * 1024 * 1024,
   metadataKeyBytes: 1024,
   metadataValueBytes: 256 * 1024,
   logTopicBytes: 128,

@@ -1,6 +1,7 @@
 import {
   BuiltinError,
   CONTRACT_LIMIT_EXCEEDED,
+  contractLanguage,
   ContractFailure,
   GuardTripped,
   STEP_LIMIT,
@@ -27,7 +28,7 @@ import { applyOperation, type ContractHooks } from "../operations.js";
 import { creationGas } from "../checks.js";
 import type { ChainParams } from "../params.js";
 import { ChainHost } from "./chain-host.js";
-import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, ledgerStepBudget, RUN_STEPS } from "./ledger-budget.js";
+import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, ledgerStepBudget, RUN_STEPS, WASM_DEPLOYED_CHARS_PER_STEP } from "./ledger-budget.js";
 
 /**
  * A contract's log text in node.log: control characters (line breaks, terminal escapes) written as \uXXXX,
@@ -37,9 +38,12 @@ function escapeControls(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** What a nested run costs the transaction's steps before it starts (docs/contracts.md §13, ledger-budget.ts). */
-function nestedRunSteps(code: string): number {
-  return RUN_STEPS + Math.ceil(code.length / COMPILED_BYTES_PER_STEP);
+/**
+ * Bytes of a run's code V8 compiles for it: a JavaScript contract's source, nothing for wasm, whose module is
+ * compiled once per validator (docs/wasm-abi.md §2).
+ */
+function compiledBytes(contract: Contract): number {
+  return contractLanguage(contract.type ?? ContractType.JAVASCRIPT) === "wasm" ? 0 : (contract.payload ?? "").length;
 }
 
 /** Where a contract runs: whose code, whose storage, what it sees, how deep. */
@@ -195,21 +199,25 @@ export class ContractRun {
   /** Runs `entry` of the frame's code; a failure becomes the ChainError the record shows. */
   async execute(frame: Frame, entry: EntryPoint, input: string): Promise<unknown> {
     if (frame.depth >= this.limits.maxDepth) throw new ChainError(ErrorCode.CONTRACT_TOO_MANY_RECURSION, "Too many recursion.");
-    const code = (await this.state.account(frame.codeAddress))?.contract?.payload;
-    if (!code) throw new BuiltinError(`The account(${frame.codeAddress}) has no contract.`);
+    const contract = (await this.state.account(frame.codeAddress))?.contract;
+    const code = contract?.payload;
+    const language = contractLanguage(contract?.type ?? ContractType.JAVASCRIPT);
+    if (!code || !language) throw new BuiltinError(`The account(${frame.codeAddress}) has no contract.`);
     try {
       if (frame.depth > 0) {
-        this.meter.used += nestedRunSteps(code);
+        // What a nested run costs before it starts (docs/contracts.md §13, ledger-budget.ts).
+        this.meter.used += RUN_STEPS + Math.ceil(compiledBytes(contract!) / COMPILED_BYTES_PER_STEP);
         // Paid before the callee is prepared: a budget that runs out here prepares nothing more.
         if (this.meter.used > this.meter.limit) {
           this.meter.exhausted = true;
           throw new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STEP_LIMIT);
         }
       } else {
-        this.prepare(0, code.length, 1);
+        this.prepare(0, compiledBytes(contract!), 1);
       }
       const outcome = await this.runtime.execute({
         code,
+        language,
         entry,
         input,
         env: frame.env,
@@ -294,13 +302,15 @@ export class ContractRun {
   }
 
   private async validate(contract: Contract): Promise<void> {
-    if ((contract.type ?? ContractType.JAVASCRIPT) !== ContractType.JAVASCRIPT) {
-      throw new ChainError(ErrorCode.CONTRACT_INVALID, `contract type ${contract.type} is not supported (JavaScript is type 0)`);
+    const language = contractLanguage(contract.type ?? ContractType.JAVASCRIPT);
+    if (!language) {
+      throw new ChainError(ErrorCode.CONTRACT_INVALID, `contract type ${contract.type} is not supported (0 is JavaScript, 2 and 3 are WebAssembly)`);
     }
     const started = performance.now();
     try {
-      this.prepare((contract.payload ?? "").length, 0, 0);
-      await this.runtime.validate(contract.payload ?? "");
+      const payload = contract.payload ?? "";
+      this.prepare(language === "wasm" ? Math.ceil((payload.length * DEPLOYED_BYTES_PER_STEP) / WASM_DEPLOYED_CHARS_PER_STEP) : payload.length, 0, 0);
+      await this.runtime.validate(payload, language);
     } catch (error) {
       if (error instanceof GuardTripped) this.guardTripped ??= error;
       if (error instanceof ContractFailure) throw new ChainError(error.code, error.exception);

@@ -36,3 +36,9 @@ export const DEPLOYED_BYTES_PER_STEP = 8;
  * each, calling a contract of 250 KB, were seconds of compiling a ledger (review of 2026-11-27).
  */
 export const COMPILED_BYTES_PER_STEP = 64;
+/**
+ * A wasm module deployed costs the ledger's budget a step per this many characters of its base64 payload:
+ * checking and metering a module takes about 2 µs a byte (a Go module of 1.9 MB, 3-5 s). A 4 MiB module
+ * (5.6 M characters) counts about 35,000 steps, one a ledger (docs/wasm-abi.md §1).
+ */
+export const WASM_DEPLOYED_CHARS_PER_STEP = 160;

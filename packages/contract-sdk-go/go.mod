@@ -1,0 +1,3 @@
+module chainsim.dev/contract-sdk-go
+
+go 1.24
