@@ -198,16 +198,16 @@ class Metering {
       // A page grown is 64 KiB zeroed: charged as memory.fill of as much.
       else if (id === b.MemoryGrowId) ir.MemoryGrow.setDelta(expression, this.sized(ir.MemoryGrow.getDelta(expression), -GROW_SHIFT));
       else if (id === b.StoreId) {
-        const info = b.getExpressionInfo(expression) as b.StoreInfo & { valueType: number };
-        if (info.valueType === b.f32 || info.valueType === b.f64) ir.Store.setValue(expression, this.canonical(info.value, info.valueType));
+        const type = ir.Store.getValueType(expression);
+        if (type === b.f32 || type === b.f64) ir.Store.setValue(expression, this.canonical(ir.Store.getValue(expression), type));
       } else if (id === b.UnaryId) {
-        const info = b.getExpressionInfo(expression) as b.UnaryInfo;
-        if (info.op === b.ReinterpretFloat32) ir.Unary.setValue(expression, this.canonical(info.value, b.f32));
-        if (info.op === b.ReinterpretFloat64) ir.Unary.setValue(expression, this.canonical(info.value, b.f64));
+        const op = ir.Unary.getOp(expression);
+        if (op === b.ReinterpretFloat32) ir.Unary.setValue(expression, this.canonical(ir.Unary.getValue(expression), b.f32));
+        if (op === b.ReinterpretFloat64) ir.Unary.setValue(expression, this.canonical(ir.Unary.getValue(expression), b.f64));
       } else if (id === b.BinaryId) {
-        const info = b.getExpressionInfo(expression) as b.BinaryInfo;
-        if (info.op === b.CopySignFloat32) ir.Binary.setRight(expression, this.canonical(info.right, b.f32));
-        if (info.op === b.CopySignFloat64) ir.Binary.setRight(expression, this.canonical(info.right, b.f64));
+        const op = ir.Binary.getOp(expression);
+        if (op === b.CopySignFloat32) ir.Binary.setRight(expression, this.canonical(ir.Binary.getRight(expression), b.f32));
+        if (op === b.CopySignFloat64) ir.Binary.setRight(expression, this.canonical(ir.Binary.getRight(expression), b.f64));
       }
     }
   }
@@ -272,7 +272,7 @@ class Metering {
     const id = b.getExpressionId(expression);
     for (const child of children(expression, id)) this.meter(child);
     if (id === b.BlockId) {
-      const list = (b.getExpressionInfo(expression) as b.BlockInfo).children;
+      const list = children(expression, id);
       const segments: [start: number, cost: number, calls: boolean][] = [];
       let start = 0;
       let cost = 0;

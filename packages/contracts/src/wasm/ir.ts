@@ -10,49 +10,63 @@ type Setter = (expression: Expr, child: Expr) => void;
 type Accessors = Record<string, (expression: Expr, ...args: number[]) => number>;
 const api = b as unknown as Record<string, Accessors>;
 
-/** Per expression id: each single child as [field of getExpressionInfo, its setter]. */
-const SINGLE: Record<number, [string, Setter][]> = {
-  [b.IfId]: [["condition", api.If.setCondition], ["ifTrue", api.If.setIfTrue], ["ifFalse", api.If.setIfFalse]],
-  [b.LoopId]: [["body", api.Loop.setBody]],
-  [b.BreakId]: [["condition", api.Break.setCondition], ["value", api.Break.setValue]],
-  [b.SwitchId]: [["condition", api.Switch.setCondition], ["value", api.Switch.setValue]],
-  [b.CallIndirectId]: [["target", api.CallIndirect.setTarget]],
-  [b.LocalSetId]: [["value", api.LocalSet.setValue]],
-  [b.GlobalSetId]: [["value", api.GlobalSet.setValue]],
-  [b.LoadId]: [["ptr", api.Load.setPtr]],
-  [b.StoreId]: [["ptr", api.Store.setPtr], ["value", api.Store.setValue]],
-  [b.UnaryId]: [["value", api.Unary.setValue]],
-  [b.BinaryId]: [["left", api.Binary.setLeft], ["right", api.Binary.setRight]],
-  [b.SelectId]: [["ifTrue", api.Select.setIfTrue], ["ifFalse", api.Select.setIfFalse], ["condition", api.Select.setCondition]],
-  [b.DropId]: [["value", api.Drop.setValue]],
-  [b.ReturnId]: [["value", api.Return.setValue]],
-  [b.MemoryGrowId]: [["delta", api.MemoryGrow.setDelta]],
-  [b.MemoryCopyId]: [["dest", api.MemoryCopy.setDest], ["source", api.MemoryCopy.setSource], ["size", api.MemoryCopy.setSize]],
-  [b.MemoryFillId]: [["dest", api.MemoryFill.setDest], ["value", api.MemoryFill.setValue], ["size", api.MemoryFill.setSize]],
-  [b.MemoryInitId]: [["dest", api.MemoryInit.setDest], ["offset", api.MemoryInit.setOffset], ["size", api.MemoryInit.setSize]],
+/** Per expression id: each single child as the namespace and name of its getter (`get<Name>`) and setter (`set<Name>`). */
+const SINGLE: Record<number, [string, string][]> = {
+  [b.IfId]: [["If", "Condition"], ["If", "IfTrue"], ["If", "IfFalse"]],
+  [b.LoopId]: [["Loop", "Body"]],
+  [b.BreakId]: [["Break", "Condition"], ["Break", "Value"]],
+  [b.SwitchId]: [["Switch", "Condition"], ["Switch", "Value"]],
+  [b.CallIndirectId]: [["CallIndirect", "Target"]],
+  [b.LocalSetId]: [["LocalSet", "Value"]],
+  [b.GlobalSetId]: [["GlobalSet", "Value"]],
+  [b.LoadId]: [["Load", "Ptr"]],
+  [b.StoreId]: [["Store", "Ptr"], ["Store", "Value"]],
+  [b.UnaryId]: [["Unary", "Value"]],
+  [b.BinaryId]: [["Binary", "Left"], ["Binary", "Right"]],
+  [b.SelectId]: [["Select", "IfTrue"], ["Select", "IfFalse"], ["Select", "Condition"]],
+  [b.DropId]: [["Drop", "Value"]],
+  [b.ReturnId]: [["Return", "Value"]],
+  [b.MemoryGrowId]: [["MemoryGrow", "Delta"]],
+  [b.MemoryCopyId]: [["MemoryCopy", "Dest"], ["MemoryCopy", "Source"], ["MemoryCopy", "Size"]],
+  [b.MemoryFillId]: [["MemoryFill", "Dest"], ["MemoryFill", "Value"], ["MemoryFill", "Size"]],
+  [b.MemoryInitId]: [["MemoryInit", "Dest"], ["MemoryInit", "Offset"], ["MemoryInit", "Size"]],
 };
-/** Per expression id: the field holding a list of children, and the setter of one of them. */
-const LISTS: Record<number, [string, (expression: Expr, index: number, child: Expr) => void]> = {
-  [b.BlockId]: ["children", api.Block.setChildAt],
-  [b.CallId]: ["operands", api.Call.setOperandAt],
-  [b.CallIndirectId]: ["operands", api.CallIndirect.setOperandAt],
+/** Per expression id: the namespace holding a list of children, and the list's name (`getNum<List>`, `get<Item>At`, `set<Item>At`). */
+const LISTS: Record<number, [string, string, string]> = {
+  [b.BlockId]: ["Block", "Children", "Child"],
+  [b.CallId]: ["Call", "Operands", "Operand"],
+  [b.CallIndirectId]: ["CallIndirect", "Operands", "Operand"],
 };
 /** Expressions without children. */
 const LEAVES = new Set([b.ConstId, b.LocalGetId, b.GlobalGetId, b.NopId, b.UnreachableId, b.MemorySizeId, b.DataDropId]);
 
+// The accessors as functions, looked up once: binaryen's getExpressionInfo reflects over every field and
+// made instrumenting a Go module take 18 s instead of a few.
+type Single = { get: (e: Expr) => Expr; set: Setter };
+const singles = new Map<number, Single[]>(
+  Object.entries(SINGLE).map(([id, fields]) => [Number(id), fields.map(([ns, name]) => ({ get: api[ns]![`get${name}`]!, set: api[ns]![`set${name}`]! }))]),
+);
+type List = { count: (e: Expr) => number; get: (e: Expr, i: number) => Expr; set: (e: Expr, i: number, child: Expr) => void };
+const lists = new Map<number, List>(
+  Object.entries(LISTS).map(([id, [ns, list, item]]) => [Number(id), { count: api[ns]![`getNum${list}`]!, get: api[ns]![`get${item}At`]!, set: api[ns]![`set${item}At`]! }]),
+);
+
 /** Whether this walker knows the expression's kind (and so every child it has). */
 export function isKnown(id: number): boolean {
-  return LEAVES.has(id) || id in SINGLE || id in LISTS;
+  return LEAVES.has(id) || singles.has(id) || lists.has(id);
 }
 
 /** The children of `expression`, in evaluation order. */
 export function children(expression: Expr, id = b.getExpressionId(expression)): Expr[] {
-  if (LEAVES.has(id)) return [];
-  const info = b.getExpressionInfo(expression) as unknown as Record<string, unknown>;
   const out: Expr[] = [];
+  if (LEAVES.has(id)) return out;
   // A call_indirect evaluates its operands before its target.
-  if (id in LISTS) out.push(...((info[LISTS[id]![0]] as Expr[]) ?? []));
-  for (const [field] of SINGLE[id] ?? []) if (info[field]) out.push(info[field] as Expr);
+  const list = lists.get(id);
+  if (list) for (let i = 0, n = list.count(expression); i < n; i++) out.push(list.get(expression, i));
+  for (const single of singles.get(id) ?? []) {
+    const child = single.get(expression);
+    if (child) out.push(child);
+  }
   return out;
 }
 
@@ -62,20 +76,19 @@ export function children(expression: Expr, id = b.getExpressionId(expression)): 
  */
 export function mapChildren(expression: Expr, map: (child: Expr) => Expr, id = b.getExpressionId(expression)): void {
   if (LEAVES.has(id)) return;
-  const info = b.getExpressionInfo(expression) as unknown as Record<string, unknown>;
-  const list = LISTS[id];
+  const list = lists.get(id);
   if (list) {
-    const items = (info[list[0]] as Expr[]) ?? [];
-    items.forEach((child, index) => {
+    for (let i = 0, n = list.count(expression); i < n; i++) {
+      const child = list.get(expression, i);
       const mapped = map(child);
-      if (mapped !== child) list[1](expression, index, mapped);
-    });
+      if (mapped !== child) list.set(expression, i, mapped);
+    }
   }
-  for (const [field, set] of SINGLE[id] ?? []) {
-    const child = info[field] as Expr | undefined;
+  for (const single of singles.get(id) ?? []) {
+    const child = single.get(expression);
     if (!child) continue;
     const mapped = map(child);
-    if (mapped !== child) set(expression, mapped);
+    if (mapped !== child) single.set(expression, mapped);
   }
 }
 
