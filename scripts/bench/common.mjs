@@ -30,9 +30,9 @@ export async function senders(client, genesis, count) {
 }
 
 /** Signs `perSender` transactions for each sender (nonces 1…), built by `operation(sender, i)`. */
-export async function signAll(accounts, perSender, operation) {
+export async function signAll(accounts, perSender, operation, firstNonce = 1) {
   const items = [];
-  for (let nonce = 1; nonce <= perSender; nonce++) {
+  for (let nonce = firstNonce; nonce < firstNonce + perSender; nonce++) {
     for (const [i, account] of accounts.entries()) {
       const tx = { source_address: account.address, nonce: BigInt(nonce), fee_limit: 1_000_000n, gas_price: 100n, operations: [operation(account, i)] };
       const blob = codecs.Transaction.encode(tx);

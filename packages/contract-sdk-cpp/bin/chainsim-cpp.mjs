@@ -7,13 +7,10 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { DEFAULT_CONTRACT_LIMITS, meterWasmModule, stringToName } from "@chainsim/contracts";
 
 const SDK_INCLUDE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "include");
 const APT = "apt-get install -y --no-install-recommends clang-16 lld-16 wasi-libc libc++-16-dev-wasm32 libclang-rt-16-dev-wasm32";
-// docs/wasm-abi.md §6: the WASI functions a validator answers. Anything else is refused at deployment.
-const WASI_OK = new Set(("args_sizes_get environ_sizes_get args_get environ_get clock_time_get clock_res_get " +
-  "random_get fd_write proc_exit sched_yield fd_prestat_get fd_prestat_dir_name poll_oneoff fd_close fd_seek " +
-  "fd_read fd_fdstat_get fd_fdstat_set_flags fd_filestat_get path_open path_filestat_get").split(" "));
 const PARAM_TYPES = new Map([
   ["std::string", "string"], ["std::basic_string<char>", "string"], ["std::__2::basic_string<char>", "string"],
   ["int64_t", "int64"], ["long long", "int64"], ["uint64_t", "uint64"], ["unsigned long long", "uint64"],
@@ -111,19 +108,6 @@ async function sysroot(version) {
   throw new BuildError("cannot make the wasi sysroot");
 }
 
-// StringToName of docs/wasm-abi.md §4, or null when `s` is not a name.
-export function stringToName(s) {
-  if (s.length > 13) return null;
-  let n = 0n;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    const v = c === "." ? 0 : c >= "1" && c <= "5" ? c.charCodeAt(0) - 48 : c >= "a" && c <= "z" ? c.charCodeAt(0) - 91 : -1;
-    if (v < 0 || (i === 12 && v > 15)) return null;
-    n |= i < 12 ? BigInt(v) << BigInt(64 - 5 * (i + 1)) : BigInt(v);
-  }
-  return n;
-}
-
 function paramType(t) {
   const bare = t.replace(/^const\s+/, "").replace(/\s*&{1,2}$/, "").replace(/^const\s+/, "").trim();
   return PARAM_TYPES.get(bare) ?? null;
@@ -165,7 +149,7 @@ async function readContract(clang, flags, file, source) {
     const where = `${file}:${m.loc?.line ?? cls.loc?.line ?? "?"}: action ${m.name}`;
     if (access !== "public") throw new BuildError(`${where}: an action must be public`);
     const value = stringToName(m.name);
-    if (value === null) throw new BuildError(`${where}: not an action name (at most 13 characters of .12345a-z, docs/wasm-abi.md §4)`);
+    if (value === undefined) throw new BuildError(`${where}: not an action name (at most 13 characters of .12345a-z, docs/wasm-abi.md §4)`);
     if (actions.some((a) => a.name === m.name)) throw new BuildError(`${where}: actions cannot be overloaded`);
     if (m.storageClass === "static") throw new BuildError(`${where}: an action cannot be static`);
     const params = [];
@@ -210,16 +194,13 @@ function dispatcher(file, abi) {
   return lines.join("\n");
 }
 
-// Refuses what a validator would refuse at deployment (docs/wasm-abi.md §1, §3, §6).
+// Refuses what a validator would refuse at deployment (docs/wasm-abi.md §1), with the validator's own check.
 async function checkModule(wasmPath) {
-  const mod = new WebAssembly.Module(await fs.readFile(wasmPath));
-  const bad = WebAssembly.Module.imports(mod).filter((i) =>
-    !((i.module === "env" && (i.name === "call" || i.name === "result")) ||
-      (i.module === "wasi_snapshot_preview1" && WASI_OK.has(i.name))));
-  if (bad.length) throw new BuildError(`the module imports what a validator does not offer: ${bad.map((i) => `"${i.module}"."${i.name}"`).join(", ")}`);
-  const exps = WebAssembly.Module.exports(mod).map((e) => e.name);
-  if (!exps.includes("apply") || !exps.includes("memory")) throw new BuildError("the module does not export apply and memory");
-  return WebAssembly.Module.imports(mod);
+  try {
+    meterWasmModule(await fs.readFile(wasmPath), DEFAULT_CONTRACT_LIMITS);
+  } catch (e) {
+    throw new BuildError(`a validator would refuse the module: ${e.message}`);
+  }
 }
 
 /** Builds `file` into `<outDir>/<base>.wasm` and `<outDir>/<base>.abi`; resolves with their paths. */

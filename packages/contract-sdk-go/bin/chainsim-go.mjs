@@ -10,67 +10,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_CONTRACT_LIMITS, meterWasmModule } from '@chainsim/contracts';
 
 const run = promisify(execFile);
 export const SDK_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SDK_MODULE = 'chainsim.dev/contract-sdk-go';
 const MIN_MINOR = 24; // //go:wasmexport arrived in Go 1.24
 
-// What a validator offers (docs/wasm-abi.md §3 and §6), with each function's type: params -> results.
-const I = 'i32', L = 'i64';
-const sig = (p, r = [I]) => `(${p.join(',')})->(${r.join(',')})`;
-export const OFFERED = {
-  'env.call': sig([I, I, I, I]), 'env.result': sig([I], []),
-  ...Object.fromEntries(Object.entries({
-    args_get: sig([I, I]), args_sizes_get: sig([I, I]), environ_get: sig([I, I]), environ_sizes_get: sig([I, I]),
-    clock_time_get: sig([I, L, I]), clock_res_get: sig([I, I]), random_get: sig([I, I]),
-    fd_write: sig([I, I, I, I]), proc_exit: sig([I], []), sched_yield: sig([]),
-    fd_prestat_get: sig([I, I]), fd_prestat_dir_name: sig([I, I, I]), poll_oneoff: sig([I, I, I, I]),
-    fd_close: sig([I]), fd_seek: sig([I, L, I, I]), fd_read: sig([I, I, I, I]), fd_fdstat_get: sig([I, I]),
-    fd_fdstat_set_flags: sig([I, I]), fd_filestat_get: sig([I, I]),
-    path_open: sig([I, I, I, I, I, L, L, I, I]), path_filestat_get: sig([I, I, I, I, I]),
-  }).map(([name, type]) => [`wasi_snapshot_preview1.${name}`, type])),
-};
-
-// moduleImports lists a module's imports as {name: "module.field", type} (type only for functions).
-export function moduleImports(buf) {
-  let p = 8;
-  const u = () => { let r = 0, s = 0, b; do { b = buf[p++]; r += (b & 0x7f) * 2 ** s; s += 7; } while (b & 0x80); return r; };
-  const str = () => { const n = u(); const s = buf.subarray(p, p + n).toString(); p += n; return s; };
-  const vt = { 0x7f: 'i32', 0x7e: 'i64', 0x7d: 'f32', 0x7c: 'f64' };
-  const types = [], out = [];
-  while (p < buf.length) {
-    const id = buf[p++], size = u(), end = p + size;
-    if (id === 1) {
-      for (let n = u(); n--;) {
-        p++; // 0x60
-        const ps = []; for (let k = u(); k--;) ps.push(vt[buf[p++]] ?? '?');
-        const rs = []; for (let k = u(); k--;) rs.push(vt[buf[p++]] ?? '?');
-        types.push(sig(ps, rs));
-      }
-    } else if (id === 2) {
-      for (let n = u(); n--;) {
-        const name = `${str()}.${str()}`, kind = buf[p++];
-        if (kind !== 0) { out.push({ name, kind }); break; } // not a function: refused anyway, stop reading
-        out.push({ name, type: types[u()] });
-      }
-      break;
-    }
-    p = end;
-  }
-  return out;
-}
-
-// checkImports throws when the module imports anything a validator would refuse (156).
-export function checkImports(buf) {
-  const bad = moduleImports(buf).filter((i) => OFFERED[i.name] === undefined || OFFERED[i.name] !== i.type);
-  if (bad.length) {
-    throw new Error('the module imports what a validator does not offer (docs/wasm-abi.md §1): ' +
-      bad.map((i) => `${i.name} ${i.type ?? 'kind ' + i.kind}`).join(', '));
+// checkModule throws when a validator would refuse the module at deployment (156), with its own check.
+export function checkModule(buf) {
+  try {
+    meterWasmModule(buf, DEFAULT_CONTRACT_LIMITS);
+  } catch (e) {
+    throw new Error(`a validator would refuse the module (docs/wasm-abi.md §1): ${e.message}`);
   }
 }
 
-// findGo returns the go command and its version ("1.26.8"), or throws a message saying what to do.
 export async function findGo() {
   const candidates = process.env.GO ? [process.env.GO] : ['go', '/usr/local/go/bin/go'];
   for (const go of candidates) {
@@ -122,7 +77,7 @@ export async function buildGoContract(dir, outFile) {
     } catch (e) {
       throw new Error(`go build failed in ${dir}:\n${(e.stderr || e.message).trim()}`);
     }
-    checkImports(fs.readFileSync(tmpOut));
+    checkModule(fs.readFileSync(tmpOut));
     fs.mkdirSync(path.dirname(outFile), { recursive: true });
     fs.copyFileSync(tmpOut, outFile);
     return { outFile, size: fs.statSync(outFile).size, ms: Date.now() - started, goVersion: version };

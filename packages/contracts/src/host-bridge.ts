@@ -1,9 +1,11 @@
 // The host side of a built-in call, the same for every contract language: the shared step meter is
 // checked, the chain host runs the built-in, and the answer goes back as JSON with the steps left.
+import ivm from "isolated-vm";
 import { BuiltinError } from "./host.js";
 import { STEP_LIMIT } from "./failure.js";
 import type { ExecutionRequest, StepMeter } from "./js/js-runtime.js";
 import type { ContractLimits } from "./limits.js";
+import { utilsCrypto } from "./utils-host.js";
 
 /**
  * Units of work per code unit of a text holding a lone surrogate, when V8 escapes it as JSON: its slow path
@@ -52,4 +54,30 @@ export async function answerHostCall(request: ExecutionRequest, limits: Contract
   if (escaping > 0) countSteps(meter, Math.ceil(escaping / limits.sizeUnit));
   if (meter.exhausted) return JSON.stringify({ e: STEP_LIMIT, budget: 0 });
   return JSON.stringify({ ...answer, budget: meter.limit - meter.used });
+}
+
+/** An isolate for contract runs, the run it serves now (`slot.request`), and the references its runs reach the host through. */
+export interface HostedIsolate {
+  isolate: ivm.Isolate;
+  slot: { request?: ExecutionRequest };
+  /** Chain built-ins (answerHostCall), Utils crypto (utils-host.ts), and the log. */
+  references: [ivm.Reference, ivm.Reference, ivm.Reference];
+  /** The request of the run being served; throws when none is. */
+  active(): ExecutionRequest;
+}
+
+/** A fresh isolate with V8's heap guard, and the host references every language's runs use. */
+export function hostedIsolate(limits: ContractLimits): HostedIsolate {
+  const isolate = new ivm.Isolate({ memoryLimit: limits.engineHeapMiB });
+  const slot: { request?: ExecutionRequest } = {};
+  const active = (): ExecutionRequest => {
+    if (!slot.request) throw new Error("no contract run is active in this isolate");
+    return slot.request;
+  };
+  const references: HostedIsolate["references"] = [
+    new ivm.Reference((name: string, argsJson: string, spent: number) => answerHostCall(active(), limits, name, argsJson, spent)),
+    new ivm.Reference(utilsCrypto),
+    new ivm.Reference((text: string) => active().log(String(text))),
+  ];
+  return { isolate, slot, references, active };
 }

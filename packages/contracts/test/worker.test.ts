@@ -5,29 +5,10 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { BuiltinError, ContractFailure, ContractWorkerRuntime, GuardTripped, DEFAULT_CONTRACT_LIMITS, type ContractHost, type ExecutionRequest } from "../src/index.js";
 import { instrumentContract } from "../src/validate.js";
-
-const ENV = {
-  thisAddress: "did:bid:contract",
-  block: { timestamp: 1, number: 2 },
-  tx: { initiator: "did:bid:user", sender: "did:bid:user", gasPrice: "100", hash: "00", feeLimit: "1000" },
-  msg: { initiator: "did:bid:user", sender: "did:bid:user", nonce: 1, operationIndex: 0 },
-};
+import { testRequest } from "./request.js";
 
 function request(code: string, host: ContractHost, overrides: Partial<ExecutionRequest> = {}): ExecutionRequest {
-  return {
-    code,
-    entry: "main",
-    input: "in",
-    env: ENV,
-    language: "javascript",
-    readOnly: false,
-    depth: 0,
-    host,
-    meter: { used: 0, limit: DEFAULT_CONTRACT_LIMITS.steps, exhausted: false },
-    deadline: performance.now() + 10_000,
-    log: () => {},
-    ...overrides,
-  };
+  return testRequest(code, "javascript", host, { input: "in", ...overrides });
 }
 
 const alive = (pid: number) => {

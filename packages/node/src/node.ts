@@ -23,6 +23,7 @@ import { unsafeQuorumFromEnv, UNSAFE_QUORUM_ENV, withFaultPlane } from "./faults
 import { Libp2pPeerNetwork } from "./p2p/index.js";
 import { TxService } from "./pool/tx-service.js";
 import { Databases } from "./storage/databases.js";
+import { WasmPrewarm } from "./execution/contracts/wasm-prewarm.js";
 
 /** Queries run at once, and queries that may wait (more are refused with 114): docs/contracts.md §13, "Queries". */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -74,6 +75,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
+    const prewarm = new WasmPrewarm(contracts.runtime);
+    txs.onAdmitted((tx) => prewarm.admitted(tx));
     const events = new EventServer({ ledgers, txs, validatorAddress, chainId: config.genesis.chain_id, log });
     const crypto = validatorCrypto(config, signer, validatorAddress);
     const p2p = await Libp2pPeerNetwork.fromConfig(config, log);

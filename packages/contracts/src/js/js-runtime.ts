@@ -4,8 +4,7 @@ import type { ContractEnvironment, ContractHost } from "../host.js";
 import { CONTRACT_EXECUTE_FAIL, CONTRACT_LIMIT_EXCEEDED, CONTRACT_SYNTAX_ERROR, ContractFailure, ENGINE_MEMORY_LIMIT, ENGINE_SUFFIX, GuardTripped, STEP_LIMIT, TIME_EXPIRED, truncateUtf8 } from "../failure.js";
 import type { ContractLimits } from "../limits.js";
 import type { ContractLanguage, ContractRuntime } from "../runtime.js";
-import { answerHostCall, countSteps, LONE_SURROGATE_UNITS } from "../host-bridge.js";
-import { utilsCrypto } from "../utils-host.js";
+import { countSteps, hostedIsolate, LONE_SURROGATE_UNITS } from "../host-bridge.js";
 import { bootstrap, type BootstrapConfig, type RunReport } from "./bootstrap.js";
 import { installChain } from "./chain-builtins.js";
 import { installCallGuards } from "./guards/calls.js";
@@ -232,17 +231,11 @@ export class JsRuntime implements ContractRuntime {
   }
 
   private async prepare(): Promise<PreparedIsolate> {
-    const isolate = new ivm.Isolate({ memoryLimit: this.limits.engineHeapMiB });
+    const hosted = hostedIsolate(this.limits);
+    const { isolate, slot, active } = hosted;
     this.live.add(isolate);
-    const slot: { request?: ExecutionRequest } = {};
-    const active = (): ExecutionRequest => {
-      if (!slot.request) throw new Error("no contract run is active in this isolate");
-      return slot.request;
-    };
     const references = [
-      new ivm.Reference((name: string, argsJson: string, spent: number) => answerHostCall(active(), this.limits, name, argsJson, spent)),
-      new ivm.Reference(utilsCrypto),
-      new ivm.Reference((text: string) => active().log(String(text))),
+      ...hosted.references,
       new ivm.Reference((reason: unknown) => {
         const meter = active().meter;
         if (reason === STEP_LIMIT) meter.exhausted = true;

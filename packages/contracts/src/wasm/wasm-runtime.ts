@@ -12,12 +12,11 @@ import {
   TIME_EXPIRED,
   truncateUtf8,
 } from "../failure.js";
-import { answerHostCall, countSteps } from "../host-bridge.js";
+import { countSteps, hostedIsolate } from "../host-bridge.js";
 import { NOT_CROSSABLE, type ExecutionOutcome, type ExecutionRequest } from "../js/js-runtime.js";
 import type { ContractLimits } from "../limits.js";
 import { instrumenterBuild, type MeteredStore } from "../metered-store.js";
 import type { ContractRuntime } from "../runtime.js";
-import { utilsCrypto } from "../utils-host.js";
 import { ENTRY_CODES, stringToName } from "./abi.js";
 import { wasmBootstrap, type WasmBootstrapConfig, type WasmRunReport, type WasmRunRequest } from "./bootstrap.js";
 import { instrumentWasm } from "./instrument.js";
@@ -58,13 +57,24 @@ interface RunIsolate {
   references: ivm.Reference[];
 }
 
-/** The decoded module of a payload, or the 156 that refuses it (docs/wasm-abi.md §1). */
-function decodePayload(payload: string, maxBytes: number): Uint8Array {
+/** The bytes of a payload, or the 156 that refuses it (docs/wasm-abi.md §1). */
+function decodePayload(payload: string): Uint8Array {
   if (!BASE64.test(payload)) throw new ContractFailure(CONTRACT_INVALID, "the payload of a wasm contract must be the base64 of a .wasm file");
   const bytes = Buffer.from(payload, "base64");
-  if (bytes.length > maxBytes) throw new ContractFailure(CONTRACT_INVALID, `the module is ${bytes.length} bytes; at most ${maxBytes} are allowed`);
-  if (!WASM_HEADER.every((byte, i) => bytes[i] === byte)) throw new ContractFailure(CONTRACT_INVALID, "the payload is not a wasm module (no \\0asm version 1 header)");
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/**
+ * A module checked, metered and compiled as a deployment does it; a refusal is a ContractFailure (156)
+ * saying why. The SDKs' build commands call it too, so that what they build is what a validator takes.
+ */
+export function meterWasmModule(bytes: Uint8Array, limits: ContractLimits): { metered: Uint8Array; compiled: WebAssembly.Module } {
+  if (bytes.length > limits.wasmCodeBytes) throw new ContractFailure(CONTRACT_INVALID, `the module is ${bytes.length} bytes; at most ${limits.wasmCodeBytes} are allowed`);
+  if (!WASM_HEADER.every((byte, i) => bytes[i] === byte)) throw new ContractFailure(CONTRACT_INVALID, "the payload is not a wasm module (no \\0asm version 1 header)");
+  const metered = instrumentWasm(bytes, { maxPages: limits.wasmMaxPages, stackBytes: limits.stackBytes });
+  const compiled = new WebAssembly.Module(metered);
+  checkInstantiation(compiled);
+  return { metered, compiled };
 }
 
 /**
@@ -140,10 +150,11 @@ export class WasmRuntime implements ContractRuntime {
   }
 
   async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
-    const started = performance.now();
+    const preparing = performance.now();
     const prepared = this.prepared(request.code, request);
-    // Preparing the module (on a cache miss) is not the run's: the clock starts after it, as for JavaScript.
-    const deadline = request.deadline + (performance.now() - started);
+    // Preparing the module (on a cache miss) is not the run's: its clock and apply_time start after it.
+    const started = performance.now();
+    const deadline = request.deadline + (started - preparing);
     const worker = await this.take();
     worker.slot.request = request;
     let reusable = false;
@@ -222,15 +233,11 @@ export class WasmRuntime implements ContractRuntime {
     const started = performance.now();
     request?.preparing?.();
     try {
-      const bytes = decodePayload(payload, this.limits.wasmCodeBytes);
-      let metered: Uint8Array | undefined = this.store?.getBytes(key);
-      if (!metered) {
-        metered = instrumentWasm(bytes, { maxPages: this.limits.wasmMaxPages, stackBytes: this.limits.stackBytes });
-        this.store?.putBytes(key, metered);
-      }
+      const bytes = decodePayload(payload);
+      const stored = this.store?.getBytes(key);
+      const { metered, compiled } = stored ? { metered: stored, compiled: new WebAssembly.Module(stored) } : meterWasmModule(bytes, this.limits);
+      if (!stored) this.store?.putBytes(key, metered);
       const { initialPages, dataBytes } = instantiationSize(metered);
-      const compiled = new WebAssembly.Module(metered);
-      checkInstantiation(compiled);
       const prepared: PreparedModule = {
         module: new ivm.ExternalCopy(compiled),
         // Zeroing the initial memory and copying the data in: a step a page, and one per size unit of data.
@@ -264,18 +271,8 @@ export class WasmRuntime implements ContractRuntime {
   }
 
   private async create(): Promise<RunIsolate> {
-    const isolate = new ivm.Isolate({ memoryLimit: this.limits.engineHeapMiB });
+    const { isolate, slot, references } = hostedIsolate(this.limits);
     this.live.add(isolate);
-    const slot: { request?: ExecutionRequest } = {};
-    const active = (): ExecutionRequest => {
-      if (!slot.request) throw new Error("no contract run is active in this isolate");
-      return slot.request;
-    };
-    const references = [
-      new ivm.Reference((name: string, argsJson: string, spent: number) => answerHostCall(active(), this.limits, name, argsJson, spent)),
-      new ivm.Reference(utilsCrypto),
-      new ivm.Reference((text: string) => active().log(String(text))),
-    ];
     const context = await isolate.createContext();
     const factory = (await context.eval(`(${wasmBootstrap.toString()})`, { reference: true })) as ivm.Reference;
     const config: WasmBootstrapConfig = {

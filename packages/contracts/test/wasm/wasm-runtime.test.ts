@@ -5,13 +5,10 @@ import { expect } from "chai";
 import b from "binaryen";
 import { BuiltinError, ContractFailure, DEFAULT_CONTRACT_LIMITS, GuardTripped, stringToName, type ContractHost, type ContractLimits, type ExecutionRequest } from "../../src/index.js";
 import { WasmRuntime } from "../../src/wasm/wasm-runtime.js";
+import { TEST_ENV, testRequest } from "../request.js";
 
-const ENV = {
-  thisAddress: "did:bid:contract",
-  block: { timestamp: 1_700_000_000_000_000, number: 2 },
-  tx: { initiator: "did:bid:user", sender: "did:bid:user", gasPrice: "100", hash: "00", feeLimit: "1000" },
-  msg: { initiator: "did:bid:user", sender: "did:bid:user", nonce: 1, operationIndex: 0, coinAmount: "0" },
-};
+/** The block's time in µs, far from 0, so that the clock's answer is a real check. */
+const ENV = { ...TEST_ENV, block: { timestamp: 1_700_000_000_000_000, number: 2 } };
 
 /** Text for a data segment: quotes escaped as the text format wants. */
 const text = (value: string) => value.replace(/"/g, "\\22");
@@ -70,20 +67,7 @@ describe("wasm engine", function () {
   };
 
   function request(code: string, overrides: Partial<ExecutionRequest> = {}): ExecutionRequest {
-    return {
-      code,
-      language: "wasm",
-      entry: "main",
-      input: "",
-      env: ENV,
-      readOnly: false,
-      depth: 0,
-      host,
-      meter: { used: 0, limit: limits.steps, exhausted: false },
-      deadline: performance.now() + 10_000,
-      log: () => {},
-      ...overrides,
-    };
+    return testRequest(code, "wasm", host, { env: ENV, meter: { used: 0, limit: limits.steps, exhausted: false }, ...overrides });
   }
 
   async function failure(promise: Promise<unknown>): Promise<ContractFailure> {
