@@ -47,6 +47,8 @@ export const ENTRY_CODES = { init: 0, main: 1, query: 2 } as const;
 export const GAS_EXPORT = "__chainsim_gas";
 export const STACK_EXPORT = "__chainsim_stack";
 export const STACK_PEAK_EXPORT = "__chainsim_stack_peak";
+/** Set when a memory.grow failed: a trap after it is the memory limit's. */
+export const GROW_FAILED_EXPORT = "__chainsim_grow_failed";
 export const RESERVED_EXPORT_PREFIX = "__chainsim_";
 
 const NAME_CHARS = ".12345abcdefghijklmnopqrstuvwxyz";

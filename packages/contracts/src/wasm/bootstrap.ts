@@ -58,10 +58,15 @@ export function wasmBootstrap(host: HostReference<string>, crypto: HostReference
   const K = BigInt(config.instructionsPerStep);
   const CHAIN = new Set(config.chainBuiltins);
   const CRYPTO = new Set(config.cryptoBuiltins);
-  const PAGE = 65536;
   const EBADF = 8;
   const ENOSYS = 52;
   const KEPT_OUTPUT = 1024;
+  /** Longest built-in name (bytes); longer ones are refused before anything is decoded. */
+  const MAX_NAME_BYTES = 64;
+  /** What a `fail` message is read of (bytes): the report keeps 256. */
+  const MAX_FAIL_BYTES = 1024;
+  /** fd_write's iovecs read for one step. */
+  const IOVECS_PER_STEP = 16;
 
   class End {
     constructor(
@@ -128,6 +133,7 @@ export function wasmBootstrap(host: HostReference<string>, crypto: HostReference
     let gas: Global | undefined;
     let stack: Global | undefined;
     let peak: Global | undefined;
+    let growFailed: Global | undefined;
     /** Gas when last settled; instructions spent in all; steps of them reported to the host. */
     let mark = 0n;
     let total = 0n;
@@ -178,46 +184,52 @@ export function wasmBootstrap(host: HostReference<string>, crypto: HostReference
 
     const env = {
       call(namePtr: number, nameLength: number, argsPtr: number, argsLength: number): number {
+        // Paid before any work: a step, and one per size unit begun of what is read.
+        const sizeSteps = Math.ceil(((nameLength >>> 0) + (argsLength >>> 0)) / config.sizeUnit);
+        charge(1 + sizeSteps);
+        if (nameLength >>> 0 > MAX_NAME_BYTES) throw new End("fail", "unknown built-in (name too long)");
         const name = utf8Decode(bytesAt(namePtr, nameLength));
-        const argsText = utf8Decode(bytesAt(argsPtr, argsLength));
-        const sizeSteps = Math.floor((nameLength + argsLength) / config.sizeUnit);
         let result: unknown;
         if (Object.hasOwn(request.environment, name)) {
-          charge(sizeSteps);
           result = request.environment[name];
+        } else if (name === "fail") {
+          // A report keeps 256 bytes of the message: a longer argument is not worth decoding whole.
+          if (argsLength >>> 0 > MAX_FAIL_BYTES) throw new End("fail", utf8Decode(bytesAt(argsPtr, MAX_FAIL_BYTES)));
+          const [message] = parseArgs(name, utf8Decode(bytesAt(argsPtr, argsLength)));
+          throw new End("fail", typeof message === "string" ? message : JSON.stringify(message ?? ""));
         } else if (name === "return") {
-          charge(sizeSteps);
-          const [returned] = parseArgs(name, argsText);
+          const [returned] = parseArgs(name, utf8Decode(bytesAt(argsPtr, argsLength)));
           if (typeof returned !== "string" && typeof returned !== "boolean") throw new End("fail", "return: the value must be a string or a boolean");
           value = returned;
           result = true;
-        } else if (name === "fail") {
-          const [message] = parseArgs(name, argsText);
-          throw new End("fail", typeof message === "string" ? message : JSON.stringify(message ?? ""));
         } else if (CHAIN.has(name)) {
+          const argsText = utf8Decode(bytesAt(argsPtr, argsLength));
           parseArgs(name, argsText);
-          const due = settle() + config.builtinSteps + sizeSteps;
+          const due = settle() + config.builtinSteps;
           const answer = JSON.parse(host.applySyncPromise(undefined, [name, argsText, due])) as { r?: unknown; e?: string; budget: number };
           refill(answer.budget);
           if (answer.e !== undefined) throw new End("host", answer.e);
           result = answer.r;
         } else if (CRYPTO.has(name)) {
-          charge(config.builtinSteps + (config.costlyBuiltinSteps[name] ?? 0) + sizeSteps);
+          charge(config.builtinSteps + (config.costlyBuiltinSteps[name] ?? 0));
+          const argsText = utf8Decode(bytesAt(argsPtr, argsLength));
           parseArgs(name, argsText);
           result = JSON.parse(crypto.applySync(undefined, [name, argsText]));
         } else if (name === "log") {
-          charge(config.builtinSteps + sizeSteps);
-          const [text] = parseArgs(name, argsText);
+          charge(config.builtinSteps);
+          const [text] = parseArgs(name, utf8Decode(bytesAt(argsPtr, argsLength)));
           log.applySync(undefined, [(typeof text === "string" ? text : JSON.stringify(text ?? null)).slice(0, config.maxLogLength)]);
           result = true;
         } else {
           throw new End("fail", `unknown built-in "${name}"`);
         }
-        pending = utf8Encode(JSON.stringify(result ?? null));
-        charge(Math.floor(pending.length / config.sizeUnit));
+        const json = JSON.stringify(result ?? null);
+        charge(Math.ceil(json.length / config.sizeUnit));
+        pending = utf8Encode(json);
         return pending.length;
       },
       result(ptr: number): void {
+        charge(1 + Math.ceil(pending.length / config.sizeUnit));
         bytesAt(ptr, pending.length).set(pending);
       },
     };
@@ -245,16 +257,28 @@ export function wasmBootstrap(host: HostReference<string>, crypto: HostReference
         return 0;
       },
       fd_write(fd: number, iovs: number, count: number, written: number): number {
-        charge(Math.floor((count * 8) / config.sizeUnit));
+        charge(1 + Math.ceil((count >>> 0) / IOVECS_PER_STEP));
         let sum = 0;
-        for (let i = 0; i < count; i++) {
-          const ptr = view().getUint32(iovs + 8 * i, true);
-          const length = view().getUint32(iovs + 8 * i + 4, true);
-          const bytes = bytesAt(ptr, length);
-          sum += length;
-          if (fd === 1 || fd === 2) output = (output + utf8Decode(bytes.subarray(Math.max(0, length - KEPT_OUTPUT)))).slice(-KEPT_OUTPUT);
+        for (let i = 0; i < count >>> 0; i++) sum += view().getUint32(iovs + 8 * i + 4, true);
+        charge(Math.ceil(sum / config.sizeUnit));
+        if (fd === 1 || fd === 2) {
+          // Only the last KEPT_OUTPUT bytes are kept: gathered from the end, decoded once.
+          const parts: Uint8Array[] = [];
+          let kept = 0;
+          for (let i = (count >>> 0) - 1; i >= 0 && kept < KEPT_OUTPUT; i--) {
+            const length = view().getUint32(iovs + 8 * i + 4, true);
+            const take = Math.min(length, KEPT_OUTPUT - kept);
+            parts.unshift(bytesAt(view().getUint32(iovs + 8 * i, true) + length - take, take));
+            kept += take;
+          }
+          const joined = new Uint8Array(kept);
+          let at = 0;
+          for (const part of parts) {
+            joined.set(part, at);
+            at += part.length;
+          }
+          output = (output + utf8Decode(joined)).slice(-KEPT_OUTPUT);
         }
-        charge(Math.floor(sum / config.sizeUnit));
         view().setUint32(written, sum, true);
         return 0;
       },
@@ -287,13 +311,21 @@ export function wasmBootstrap(host: HostReference<string>, crypto: HostReference
       path_filestat_get: () => ENOSYS,
     };
 
+    // Every WASI call costs a step before it does anything.
+    for (const [name, answer] of Object.entries(wasi) as [string, (...args: number[]) => number][]) {
+      (wasi as Record<string, unknown>)[name] = (...args: number[]) => {
+        charge(1);
+        return answer(...args);
+      };
+    }
+
     function classify(error: unknown): WasmRunReport["ending"] {
       if (error instanceof End) return error.kind === "fail" && output ? { kind: "fail", message: `${error.message}: ${output.trim()}`.slice(0, 1024) } : { kind: error.kind, message: error.message };
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof RangeError && /call stack/i.test(message)) return { kind: "engine", message };
       if (gas && (gas.value as bigint) < 0n) return { kind: "step", message: "Step exceeding limit" };
       if (stack && (stack.value as number) > config.stackBytes) return { kind: "limit", message: "Stack exceeding limit" };
-      if (memory && buffer().byteLength >= config.maxPages * PAGE && /unreachable/.test(message)) return { kind: "limit", message: "Memory exceeding limit" };
+      if (growFailed && growFailed.value === 1) return { kind: "limit", message: "Memory exceeding limit" };
       return { kind: "trap", message: output ? `${message}: ${output.trim()}` : message };
     }
 
@@ -306,6 +338,7 @@ export function wasmBootstrap(host: HostReference<string>, crypto: HostReference
       gas = exports.__chainsim_gas as Global;
       stack = exports.__chainsim_stack as Global;
       peak = exports.__chainsim_stack_peak as Global;
+      growFailed = exports.__chainsim_grow_failed as Global;
       gas.value = BigInt(Math.max(0, request.budget)) * K;
       mark = gas.value as bigint;
       charge(request.instantiateSteps);

@@ -4,7 +4,7 @@
 // become visible, and memory cannot grow past the limit.
 import b from "binaryen";
 import { CONTRACT_INVALID, ContractFailure } from "../failure.js";
-import { APPLY_TYPE, GAS_EXPORT, IMPORT_MODULES, INITIALIZE_TYPE, RESERVED_EXPORT_PREFIX, STACK_EXPORT, STACK_PEAK_EXPORT } from "./abi.js";
+import { APPLY_TYPE, GAS_EXPORT, GROW_FAILED_EXPORT, IMPORT_MODULES, INITIALIZE_TYPE, RESERVED_EXPORT_PREFIX, STACK_EXPORT, STACK_PEAK_EXPORT } from "./abi.js";
 import { children, expressions, ir, isKnown, mapChildren } from "./ir.js";
 import { limitMemory } from "./memory-section.js";
 
@@ -23,6 +23,13 @@ export interface WasmLimits {
 const BULK_BYTES_SHIFT = 6;
 /** A page (2^16 bytes) grown costs 2^(16-6) instructions. */
 const GROW_SHIFT = 16 - BULK_BYTES_SHIFT;
+
+/**
+ * Shapes a module may have, so that checking and metering it takes bounded time and stack, the same on every
+ * machine (docs/wasm-abi.md §1). A Go module: 1,322 functions, 579,104 instructions, blocks nested 304 deep,
+ * at most 58 children and 147 locals.
+ */
+export const MODULE_SHAPE_LIMITS = { functions: 20_000, instructions: 1_500_000, nesting: 1_024, children: 10_000, locals: 10_000, globals: 10_000 };
 
 /** A function's frame in the stack model: a fixed part and 8 bytes per parameter and local. */
 const FRAME_BASE_BYTES = 64;
@@ -73,11 +80,25 @@ function check(module: b.Module, maxPages: number): void {
   if (apply !== APPLY_TYPE) refuse(apply ? `export "apply" must be a function (i64, i64, i64) -> ()` : 'the module must export a function "apply"');
   const initialize = exportedType("_initialize");
   if (initialize !== undefined && initialize !== INITIALIZE_TYPE) refuse('export "_initialize" must be a function () -> ()');
+  const shape = MODULE_SHAPE_LIMITS;
+  if (module.getNumFunctions() > shape.functions) refuse(`the module has ${module.getNumFunctions()} functions; at most ${shape.functions} are allowed`);
+  if (module.getNumGlobals() > shape.globals) refuse(`the module has ${module.getNumGlobals()} globals; at most ${shape.globals} are allowed`);
+  let instructions = 0;
   for (let i = 0; i < module.getNumFunctions(); i++) {
     const fn = b.getFunctionInfo(module.getFunctionByIndex(i));
     if (!fn.module) {
-      for (const expression of expressions(fn.body)) {
-        if (!isKnown(b.getExpressionId(expression))) refuse(`function ${fn.name} uses an instruction contracts may not use`);
+      if (b.expandType(fn.params).length + fn.vars.length > shape.locals) refuse(`function ${fn.name} has more than ${shape.locals} parameters and locals`);
+      // Iterative, with the depth of each expression: what runs after this may recurse as deep as the nesting.
+      const stack: [number, number][] = [[fn.body, 1]];
+      while (stack.length > 0) {
+        const [expression, depth] = stack.pop()!;
+        if (++instructions > shape.instructions) refuse(`the module has more than ${shape.instructions} instructions`);
+        if (depth > shape.nesting) refuse(`function ${fn.name} nests instructions more than ${shape.nesting} deep`);
+        const id = b.getExpressionId(expression);
+        if (!isKnown(id)) refuse(`function ${fn.name} uses an instruction contracts may not use`);
+        const list = children(expression, id);
+        if (list.length > shape.children) refuse(`function ${fn.name} has a block of more than ${shape.children} instructions`);
+        for (const child of list) stack.push([child, depth + 1]);
       }
       continue;
     }
@@ -138,7 +159,8 @@ class Metering {
     m.addGlobal(GAS_EXPORT, b.i64, true, m.i64.const(0n));
     m.addGlobal(STACK_EXPORT, b.i32, true, m.i32.const(0));
     m.addGlobal(STACK_PEAK_EXPORT, b.i32, true, m.i32.const(0));
-    for (const name of [GAS_EXPORT, STACK_EXPORT, STACK_PEAK_EXPORT]) m.addGlobalExport(name, name);
+    m.addGlobal(GROW_FAILED_EXPORT, b.i32, true, m.i32.const(0));
+    for (const name of [GAS_EXPORT, STACK_EXPORT, STACK_PEAK_EXPORT, GROW_FAILED_EXPORT]) m.addGlobalExport(name, name);
     for (let i = 0; i < m.getNumFunctions(); i++) {
       const fn = m.getFunctionByIndex(i);
       const info = b.getFunctionInfo(fn);
@@ -185,7 +207,8 @@ class Metering {
     const t = this.temporary(b.i32);
     const value = m.i64.extend_u(m.local.get(t, b.i32));
     const units = shift >= 0 ? m.i64.shr_u(value, m.i64.const(BigInt(shift))) : m.i64.shl(value, m.i64.const(BigInt(-shift)));
-    return m.block(null, [m.local.set(t, operand), m.local.set(this.counter, m.i64.add(m.local.get(this.counter, b.i64), units)), m.local.get(t, b.i32)], b.i32);
+    // Checked at once: straight-line code would otherwise do the work before any check.
+    return m.block(null, [m.local.set(t, operand), m.local.set(this.counter, m.i64.add(m.local.get(this.counter, b.i64), units)), this.flush(), m.local.get(t, b.i32)], b.i32);
   }
 
   /** NaNs canonicalised where their bits could be observed; bulk memory work charged by its size. */
@@ -288,10 +311,17 @@ class Metering {
           calls = false;
         }
       });
-      for (let j = segments.length - 1; j >= 0; j--) {
-        const [at, c, f] = segments[j]!;
-        ir.Block.insertChildAt(expression, at, this.chargeSegment(c, f));
-      }
+      // The block's list is built once: inserting child by child copies it each time (quadratic).
+      const charged: Expr[] = [];
+      let next = 0;
+      list.forEach((child: Expr, i: number) => {
+        if (next < segments.length && segments[next]![0] === i) {
+          charged.push(this.chargeSegment(segments[next]![1], segments[next]![2]));
+          next++;
+        }
+        charged.push(child);
+      });
+      ir.Block.setChildren(expression, charged as unknown as number);
     } else if (id === b.IfId) {
       ir.If.setIfTrue(expression, this.wrap(ir.If.getIfTrue(expression)));
       const otherwise = ir.If.getIfFalse(expression);
@@ -319,10 +349,18 @@ class Metering {
     return m.global.set(STACK_EXPORT, m.i32.sub(m.global.get(STACK_EXPORT, b.i32), m.i32.const(frame)));
   }
 
-  /** Every `return` of `expression` first moves the gas counter and leaves the frame. */
+  /**
+   * Every `return` of `expression` first moves the gas counter and leaves the frame; a `memory.grow` that
+   * fails is noted, so that a trap after it is told apart as the memory limit.
+   */
   private exits(expression: Expr, frame: number): Expr {
     const m = this.module;
     mapChildren(expression, (child) => this.exits(child, frame));
+    if (b.getExpressionId(expression) === b.MemoryGrowId) {
+      const t = this.temporary(b.i32);
+      const failed = m.if(m.i32.eq(m.local.get(t, b.i32), m.i32.const(-1)), m.global.set(GROW_FAILED_EXPORT, m.i32.const(1)));
+      return m.block(null, [m.local.set(t, expression), failed, m.local.get(t, b.i32)], b.i32);
+    }
     if (b.getExpressionId(expression) !== b.ReturnId) return expression;
     const value = ir.Return.getValue(expression);
     if (!value) return m.block(null, [this.flush(), this.leave(frame), expression]);

@@ -98,7 +98,8 @@ export function* expressions(root: Expr): Generator<Expr> {
   while (stack.length > 0) {
     const expression = stack.pop()!;
     yield expression;
-    stack.push(...children(expression));
+    // One push at a time: spreading a body of 100,000 children into arguments overflows the stack.
+    for (const child of children(expression)) stack.push(child);
   }
 }
 

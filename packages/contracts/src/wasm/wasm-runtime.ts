@@ -40,7 +40,6 @@ const CRYPTO_BUILTINS = ["sha256", "ecVerify", "toAddress", "addressCheck", "bpR
 const CACHED_MODULES = 32;
 /** Isolates kept for the next runs; nested runs need one each, and make more. */
 const IDLE_ISOLATES = 4;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const WASM_HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
 
 /** A checked, metered and compiled module, ready to instantiate in any isolate. */
@@ -59,8 +58,10 @@ interface RunIsolate {
 
 /** The bytes of a payload, or the 156 that refuses it (docs/wasm-abi.md §1). */
 function decodePayload(payload: string): Uint8Array {
-  if (!BASE64.test(payload)) throw new ContractFailure(CONTRACT_INVALID, "the payload of a wasm contract must be the base64 of a .wasm file");
   const bytes = Buffer.from(payload, "base64");
+  // Canonical base64 only (padding, no line breaks): it must encode back to itself. A regular expression
+  // ran out of V8's backtracking stack on payloads past 4.4 M characters.
+  if (bytes.toString("base64") !== payload) throw new ContractFailure(CONTRACT_INVALID, "the payload of a wasm contract must be the base64 of a .wasm file");
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
@@ -71,10 +72,16 @@ function decodePayload(payload: string): Uint8Array {
 export function meterWasmModule(bytes: Uint8Array, limits: ContractLimits): { metered: Uint8Array; compiled: WebAssembly.Module } {
   if (bytes.length > limits.wasmCodeBytes) throw new ContractFailure(CONTRACT_INVALID, `the module is ${bytes.length} bytes; at most ${limits.wasmCodeBytes} are allowed`);
   if (!WASM_HEADER.every((byte, i) => bytes[i] === byte)) throw new ContractFailure(CONTRACT_INVALID, "the payload is not a wasm module (no \\0asm version 1 header)");
-  const metered = instrumentWasm(bytes, { maxPages: limits.wasmMaxPages, stackBytes: limits.stackBytes });
-  const compiled = new WebAssembly.Module(metered);
-  checkInstantiation(compiled);
-  return { metered, compiled };
+  try {
+    const metered = instrumentWasm(bytes, { maxPages: limits.wasmMaxPages, stackBytes: limits.stackBytes });
+    const compiled = new WebAssembly.Module(metered);
+    checkInstantiation(compiled);
+    return { metered, compiled };
+  } catch (error) {
+    if (error instanceof ContractFailure) throw error;
+    // Anything else (binaryen aborting, V8 out of memory) may depend on the machine: a guard, never a result.
+    throw new GuardTripped(`the module could not be metered: ${(error as Error).message}${ENGINE_SUFFIX}`);
+  }
 }
 
 /**

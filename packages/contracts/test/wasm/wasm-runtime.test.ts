@@ -177,6 +177,39 @@ describe("wasm engine", function () {
     expect(bigStart.code).to.equal(156);
   });
 
+  it("charges bulk memory work by its size before doing it, also in straight-line code", async () => {
+    // 100 fills of 16 MiB one after another, then a store: each fill must be checked before it runs, so
+    // the steps run out after about 40 fills and the store is never reached.
+    const fills = "(memory.fill (i32.const 0) (i32.const 1) (i32.const 16777216)) ".repeat(100);
+    const straight = assemble(wat(`(drop (memory.grow (i32.const 256))) ${fills} ${callAt([0, 5], [256, 9])}`, { data: { 0: "store", 256: '["k","v"]' } }));
+    const failed = await failure(runtime.execute(request(straight)));
+    expect([failed.code, failed.exception]).to.deep.equal([155, "Step exceeding limit"]);
+    expect(calls).to.deep.equal([]);
+  });
+
+  it("charges WASI work before doing it: a million iovecs cost their steps first", async () => {
+    const imports = '(import "wasi_snapshot_preview1" "fd_write" (func $write (param i32 i32 i32 i32) (result i32)))';
+    const write = assemble(wat("(drop (call $write (i32.const 1) (i32.const 0) (i32.const 1048576) (i32.const 0)))", { imports, memory: "200" }));
+    const failed = await failure(runtime.execute(request(write)));
+    expect([failed.code, failed.exception]).to.deep.equal([155, "Step exceeding limit"]);
+  });
+
+  it("says Memory exceeding limit only after a memory.grow failed: another trap at the limit is 151", async () => {
+    const trapAtLimit = assemble(wat("(unreachable)", { memory: "480" }));
+    expect((await failure(runtime.execute(request(trapAtLimit)))).code).to.equal(151);
+  });
+
+  it("refuses (156) modules whose shape would make metering slow or deep, whatever the machine", async () => {
+    const nested = assemble(wat(`(drop ${"(i32.add (i32.const 1) ".repeat(2000)}(i32.const 0)${")".repeat(2000)})`));
+    const failed = await failure(runtime.validate(nested));
+    expect(failed.code).to.equal(156);
+    expect(failed.exception).to.match(/nests instructions more than 1024 deep$/);
+  });
+
+  it("takes a module of 3.6 MB (a payload of 4.8 M characters)", async () => {
+    await runtime.validate(assemble(wat("", { memory: "64", data: { 0: "x".repeat(3_600_000) } })));
+  });
+
   it("charges bulk memory work by its size", async () => {
     // memory.fill of 16 pages, 1,000 times: 1 GB of writes, 16 M instructions at one per 64 bytes.
     const fill = assemble(wat(`(local $i i32) (drop (memory.grow (i32.const 16))) (loop $l (memory.fill (i32.const 0) (i32.const 0) (i32.const 1048576)) (local.set $i (i32.add (local.get $i) (i32.const 1))) (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))`));
