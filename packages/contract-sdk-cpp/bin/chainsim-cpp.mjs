@@ -2,7 +2,7 @@
 // chainsim-cpp build <file.cpp> [-o <outdir>]: builds a C++ contract into <name>.wasm and <name>.abi.
 // The module follows docs/wasm-abi.md; toolchain facts and flags come from docs/wasm-design.md.
 import { spawn } from "node:child_process";
-import { constants as fsc } from "node:fs";
+import fsc from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -24,7 +24,7 @@ function log(msg) {
   process.stderr.write(`chainsim-cpp: ${msg}\n`);
 }
 
-async function exists(p, mode = fsc.F_OK) {
+async function exists(p, mode = fsc.constants.F_OK) {
   try {
     await fs.access(p, mode);
     return true;
@@ -35,15 +35,23 @@ async function exists(p, mode = fsc.F_OK) {
 
 async function which(name) {
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (dir && (await exists(path.join(dir, name), fsc.X_OK))) return path.join(dir, name);
+    if (dir && (await exists(path.join(dir, name), fsc.constants.X_OK))) return path.join(dir, name);
   }
   return null;
 }
 
+// clang's wasm driver runs `wasm-opt` after linking when one is on PATH (npm puts binaryen's there, in
+// node_modules/.bin): the same source then gave 26,004 bytes under `npx` and 30,661 without. Left off PATH,
+// so that the module depends on the source and the toolchain alone.
+const PATH_WITHOUT_WASM_OPT = (process.env.PATH ?? "")
+  .split(path.delimiter)
+  .filter((dir) => dir && !fsc.existsSync(path.join(dir, "wasm-opt")))
+  .join(path.delimiter);
+
 // Runs a command; resolves with its stdout, stderr and exit code (stderr also streamed when asked).
 function run(cmd, args, { echoStderr = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PATH: PATH_WITHOUT_WASM_OPT } });
     const out = [];
     const err = [];
     child.stdout.on("data", (d) => out.push(d));
