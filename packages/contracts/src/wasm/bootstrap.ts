@@ -15,7 +15,6 @@ export interface WasmBootstrapConfig {
   costlyBuiltinSteps: Record<string, number>;
   sizeUnit: number;
   maxLogLength: number;
-  maxPages: number;
   stackBytes: number;
   chainBuiltins: string[];
   cryptoBuiltins: string[];

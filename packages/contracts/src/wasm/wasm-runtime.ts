@@ -288,7 +288,6 @@ export class WasmRuntime implements ContractRuntime {
       costlyBuiltinSteps: this.limits.costlyBuiltinSteps,
       sizeUnit: this.limits.sizeUnit,
       maxLogLength: this.limits.maxLogLength,
-      maxPages: this.limits.wasmMaxPages,
       stackBytes: this.limits.stackBytes,
       chainBuiltins: CHAIN_BUILTINS,
       cryptoBuiltins: CRYPTO_BUILTINS,

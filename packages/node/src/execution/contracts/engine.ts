@@ -90,8 +90,8 @@ export class ContractRun {
   deadline: number;
   /** Gas of the contract-made transactions, added to the user transaction's. */
   extraGas = 0n;
-  /** Bytes of contract source checked for deployment (instrumented: work the ledger's budget counts). */
-  private checkedSourceBytes = 0;
+  /** Steps of checking code for deployment (instrumenting it: work the ledger's budget counts, ledger-budget.ts). */
+  private checkingSteps = 0;
   /** Bytes of contract source the user's own runs compiled (nested runs pay for theirs in steps). */
   private compiledSourceBytes = 0;
   /** The user's own runs started (nested runs pay for theirs in steps). */
@@ -280,7 +280,7 @@ export class ContractRun {
 
   /** What preparing this transaction's contracts counts against the ledger's steps (ledger-budget.ts). */
   get preparingSteps(): number {
-    return Math.ceil(this.checkedSourceBytes / DEPLOYED_BYTES_PER_STEP) + Math.ceil(this.compiledSourceBytes / COMPILED_BYTES_PER_STEP) + this.userRuns * RUN_STEPS;
+    return this.checkingSteps + Math.ceil(this.compiledSourceBytes / COMPILED_BYTES_PER_STEP) + this.userRuns * RUN_STEPS;
   }
 
   /**
@@ -288,15 +288,15 @@ export class ContractRun {
    * refusing it (155) when this transaction alone would then pass a ledger's steps: preparing is not charged
    * by the clock, and one transaction of 100 operations compiled or checked for minutes (review of 2026-11-27).
    */
-  private prepare(checkedBytes: number, compiledBytes: number, runs: number): void {
-    this.checkedSourceBytes += checkedBytes;
+  private prepare(checkingSteps: number, compiledBytes: number, runs: number): void {
+    this.checkingSteps += checkingSteps;
     this.compiledSourceBytes += compiledBytes;
     this.userRuns += runs;
     const ledgerSteps = ledgerStepBudget(this.limits.steps);
     if (this.preparingSteps > ledgerSteps) {
       throw new ChainError(
         ErrorCode.CONTRACT_LIMIT_EXCEEDED,
-        `the transaction's contracts would prepare more than ${ledgerSteps} steps of a ledger allow (${this.checkedSourceBytes} bytes checked for deployment, ${this.compiledSourceBytes} compiled, ${this.userRuns} runs started)`,
+        `the transaction's contracts would prepare more than ${ledgerSteps} steps of a ledger allow (${this.checkingSteps} for checking code to deploy, ${this.compiledSourceBytes} compiled, ${this.userRuns} runs started)`,
       );
     }
   }
@@ -309,7 +309,7 @@ export class ContractRun {
     const started = performance.now();
     try {
       const payload = contract.payload ?? "";
-      this.prepare(language === "wasm" ? Math.ceil((payload.length * DEPLOYED_BYTES_PER_STEP) / WASM_DEPLOYED_CHARS_PER_STEP) : payload.length, 0, 0);
+      this.prepare(Math.ceil(payload.length / (language === "wasm" ? WASM_DEPLOYED_CHARS_PER_STEP : DEPLOYED_BYTES_PER_STEP)), 0, 0);
       await this.runtime.validate(payload, language);
     } catch (error) {
       if (error instanceof GuardTripped) this.guardTripped ??= error;
