@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
-import { BuiltinError, ContractFailure, ContractWorkerRuntime, GuardTripped, DEFAULT_CONTRACT_LIMITS, type ContractHost, type ExecutionRequest } from "../src/index.js";
+import { BuiltinError, ContractWorkerRuntime, GuardTripped, DEFAULT_CONTRACT_LIMITS, type ContractHost, type ExecutionRequest } from "../src/index.js";
 import { instrumentContract } from "../src/validate.js";
-import { testRequest } from "./request.js";
+import { failure, testRequest } from "./runs.js";
 
 function request(code: string, host: ContractHost, overrides: Partial<ExecutionRequest> = {}): ExecutionRequest {
   return testRequest(code, "javascript", host, { input: "in", ...overrides });
@@ -20,15 +20,6 @@ const alive = (pid: number) => {
   }
 };
 
-async function failure(promise: Promise<unknown>): Promise<ContractFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(ContractFailure);
-    return error as ContractFailure;
-  }
-  expect.fail("expected the run to fail");
-}
 
 describe("ContractWorkerRuntime: contracts in a child process", function () {
   this.timeout(30_000);

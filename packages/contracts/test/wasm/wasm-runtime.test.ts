@@ -3,9 +3,9 @@
 // assembled with binaryen, so no toolchain is needed here (test/e2e/wasm-contracts.test.ts builds the SDKs').
 import { expect } from "chai";
 import b from "binaryen";
-import { BuiltinError, ContractFailure, DEFAULT_CONTRACT_LIMITS, GuardTripped, stringToName, type ContractHost, type ContractLimits, type ExecutionRequest } from "../../src/index.js";
+import { BuiltinError, DEFAULT_CONTRACT_LIMITS, GuardTripped, stringToName, type ContractHost, type ContractLimits, type ExecutionRequest } from "../../src/index.js";
 import { WasmRuntime } from "../../src/wasm/wasm-runtime.js";
-import { TEST_ENV, testRequest } from "../request.js";
+import { failure, TEST_ENV, testRequest } from "../runs.js";
 
 /** The block's time in µs, far from 0, so that the clock's answer is a real check. */
 const ENV = { ...TEST_ENV, block: { timestamp: 1_700_000_000_000_000, number: 2 } };
@@ -70,15 +70,6 @@ describe("wasm engine", function () {
     return testRequest(code, "wasm", host, { env: ENV, meter: { used: 0, limit: limits.steps, exhausted: false }, ...overrides });
   }
 
-  async function failure(promise: Promise<unknown>): Promise<ContractFailure> {
-    try {
-      await promise;
-    } catch (error) {
-      expect(error).to.be.instanceOf(ContractFailure);
-      return error as ContractFailure;
-    }
-    throw new Error("expected the run to fail");
-  }
 
   function use(overrides: Partial<ContractLimits> = {}): void {
     runtime?.dispose();

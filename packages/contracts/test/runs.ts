@@ -1,5 +1,7 @@
-// The execution request tests send to a runtime: a top-level main with ample time and a transaction's steps.
-import { DEFAULT_CONTRACT_LIMITS, type ContractHost, type ContractLanguage, type ExecutionRequest } from "../src/index.js";
+// What runtime tests share: the request they send (a top-level main with ample time and a transaction's
+// steps) and the failure they expect back.
+import { expect } from "chai";
+import { ContractFailure, DEFAULT_CONTRACT_LIMITS, type ContractHost, type ContractLanguage, type ExecutionRequest } from "../src/index.js";
 
 export const TEST_ENV = {
   thisAddress: "did:bid:contract",
@@ -23,4 +25,15 @@ export function testRequest(code: string, language: ContractLanguage, host: Cont
     log: () => {},
     ...overrides,
   };
+}
+
+/** The ContractFailure a run ends with; fails the test when the run succeeds or throws something else. */
+export async function failure(promise: Promise<unknown>): Promise<ContractFailure> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(ContractFailure);
+    return error as ContractFailure;
+  }
+  return expect.fail("expected the run to fail");
 }
