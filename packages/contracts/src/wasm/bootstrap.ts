@@ -251,7 +251,7 @@ export function wasmBootstrap(host: HostReference<string>, crypto: HostReference
         return 0;
       },
       random_get(ptr: number, length: number): number {
-        charge(Math.floor(length / config.sizeUnit));
+        charge(Math.ceil((length >>> 0) / config.sizeUnit));
         bytesAt(ptr, length).fill(0);
         return 0;
       },
@@ -290,7 +290,7 @@ export function wasmBootstrap(host: HostReference<string>, crypto: HostReference
       // Every subscription fires at once: the clock stands still during a run, and Go's runtime sleeps
       // here before it prints a panic (docs/wasm-abi.md §6).
       poll_oneoff(subscriptions: number, events: number, count: number, eventCount: number): number {
-        charge(Math.floor((count * 80) / config.sizeUnit));
+        charge(Math.ceil(((count >>> 0) * 80) / config.sizeUnit));
         for (let i = 0; i < count; i++) {
           const event = bytesAt(events + 32 * i, 32);
           event.fill(0);

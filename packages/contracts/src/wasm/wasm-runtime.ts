@@ -248,7 +248,7 @@ export class WasmRuntime implements ContractRuntime {
       const prepared: PreparedModule = {
         module: new ivm.ExternalCopy(compiled),
         // Zeroing the initial memory and copying the data in: a step a page, and one per size unit of data.
-        instantiateSteps: initialPages + Math.floor(dataBytes / this.limits.sizeUnit),
+        instantiateSteps: initialPages + Math.ceil(dataBytes / this.limits.sizeUnit),
       };
       this.modules.set(key, prepared);
       for (const [oldKey, old] of this.modules) {
