@@ -5,9 +5,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Metered code on disk (JavaScript texts, wasm modules), so that a contract is instrumented once per validator, when it is deployed, and not
- * again whenever the worker's memory cache lost it (docs/contracts.md §13, "Preparing a contract's code").
- * Instrumenting is not charged by the clock, and its cost (1-16 ms a KB) is far above what calling a contract
+ * Metered code on disk (JavaScript texts, wasm modules), so that a contract is instrumented once per
+ * validator, when it is deployed, and not again whenever the worker's memory cache lost it
+ * (docs/contracts.md §13, "Preparing a contract's code"). Instrumenting is not charged by the clock, and its cost (1-16 ms a KB) is far above what calling a contract
  * is charged: one transaction calling 36 contracts in turn, more metered text than the memory cache holds,
  * held a validator's ledger worker for three minutes (review of 2026-11-27). Reading a text back takes
  * milliseconds.

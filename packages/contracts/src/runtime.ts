@@ -3,9 +3,9 @@ import type { ExecutionOutcome, ExecutionRequest } from "./js/js-runtime.js";
 /** The languages contracts run in: JavaScript (`contract.type` 0) and WebAssembly (2 and 3, docs/wasm-abi.md §1). */
 export type ContractLanguage = "javascript" | "wasm";
 
-/** The language of a `contract.type`; undefined for a type no engine runs (156). */
-export function contractLanguage(type: number): ContractLanguage | undefined {
-  if (type === 0) return "javascript";
+/** The language of a `contract.type` (absent: 0, JavaScript); undefined for a type no engine runs (156). */
+export function contractLanguage(type: number | undefined): ContractLanguage | undefined {
+  if (type === undefined || type === 0) return "javascript";
   if (type === 2 || type === 3) return "wasm";
   return undefined;
 }

@@ -26,11 +26,8 @@ export interface WasmRunRequest {
   entryCode: number;
   /** apply's `action` as a decimal string. */
   action: string;
-  input: string;
-  /** Values of the environment names of docs/wasm-abi.md §3, by name. */
+  /** Values of the environment names of docs/wasm-abi.md §3, by name (the input among them). */
   environment: Record<string, unknown>;
-  /** The block's time in µs, for WASI's clocks. */
-  timestamp: number;
   /** Steps left to the transaction. */
   budget: number;
   /** Steps instantiating the module costs (its memory and data). */
@@ -243,7 +240,8 @@ export function wasmBootstrap(host: HostReference<string>, crypto: HostReference
       args_get: () => 0,
       environ_get: () => 0,
       clock_time_get(_id: number, _precision: bigint, ptr: number): number {
-        view().setBigUint64(ptr, BigInt(request.timestamp) * 1000n, true);
+        // The block's time (µs) in nanoseconds.
+        view().setBigUint64(ptr, BigInt(request.environment["block.timestamp"] as number) * 1000n, true);
         return 0;
       },
       clock_res_get(_id: number, ptr: number): number {

@@ -29,7 +29,7 @@ const GROW_SHIFT = 16 - BULK_BYTES_SHIFT;
  * machine (docs/wasm-abi.md §1). A Go module: 1,322 functions, 579,104 instructions, blocks nested 304 deep,
  * at most 58 children and 147 locals.
  */
-export const MODULE_SHAPE_LIMITS = { functions: 20_000, instructions: 1_500_000, nesting: 1_024, children: 10_000, locals: 10_000, globals: 10_000 };
+const MODULE_SHAPE_LIMITS = { functions: 20_000, instructions: 1_500_000, nesting: 1_024, children: 10_000, locals: 10_000, globals: 10_000 };
 
 /** A function's frame in the stack model: a fixed part and 8 bytes per parameter and local. */
 const FRAME_BASE_BYTES = 64;

@@ -169,9 +169,7 @@ export class WasmRuntime implements ContractRuntime {
       const run: WasmRunRequest = {
         entryCode: ENTRY_CODES[request.entry],
         action: actionOf(request.entry, request.input).toString(),
-        input: request.input,
         environment: environmentOf(request),
-        timestamp: request.env.block.timestamp,
         budget: request.meter.limit - request.meter.used,
         instantiateSteps: prepared.instantiateSteps,
       };

@@ -106,12 +106,20 @@ function answer(message: Extract<ToWorker, { type: "answer" }>): void {
   else pending.resolve(message.result);
 }
 
+/** The languages whose metered code has a directory of its own in the store (metered-store.ts). */
+const STORE_KINDS = ["js", "wasm"];
+
+/** Removes from the store's directory what an older layout left (one directory per build, not per language). */
+function removeOtherLayouts(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir)) if (!STORE_KINDS.includes(entry)) rmSync(path.join(dir, entry), { recursive: true, force: true });
+}
+
 process.on("message", (message: ToWorker) => {
   switch (message.type) {
     case "init": {
       const { dir, writable } = message.metered ?? {};
-      // Each language's metered code has a directory of its own; whatever else is there, an older layout left.
-      if (dir && writable) for (const entry of existsSync(dir) ? readdirSync(dir) : []) if (entry !== "js" && entry !== "wasm") rmSync(path.join(dir, entry), { recursive: true, force: true });
+      if (dir && writable) removeOtherLayouts(dir);
       const store = (kind: string, build: string) => (dir ? new MeteredStore(path.join(dir, kind), writable!, build) : undefined);
       const jsStore = store("js", JS_INSTRUMENTER_BUILD);
       if (jsStore) useMeteredStore(jsStore);

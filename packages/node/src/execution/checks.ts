@@ -1,7 +1,6 @@
 import { contractLanguage } from "@chainsim/contracts";
 import {
   ChainError,
-  ContractType,
   ErrorCode,
   OperationType,
   checkAddress,
@@ -37,13 +36,21 @@ export function creationGas(operations: Operation[]): bigint {
   return BigInt(creations) * LIMITS.contractGas;
 }
 
+/** The payloads of the wasm modules `operations` deploy (docs/wasm-abi.md §1). */
+export function wasmDeployments(operations: Operation[]): string[] {
+  return operations.flatMap((op) => {
+    const contract = op.type === OperationType.CREATE_ACCOUNT ? op.create_account?.contract : undefined;
+    return contract?.payload && contractLanguage(contract.type) === "wasm" ? [contract.payload] : [];
+  });
+}
+
 export function actualFee(tx: SignedTransaction): bigint {
   return gasOf(tx) * (tx.transaction.gas_price ?? 0n);
 }
 
 /** Checks that need no state: shape, sizes, fees against limits, chain id, expiry, signatures. */
 export function checkStatic(tx: SignedTransaction, params: ChainParams, ledgerSeq: bigint, signatures: SignatureChecker): void {
-  const deploysWasm = (tx.transaction.operations ?? []).some((op) => op.type === OperationType.CREATE_ACCOUNT && contractLanguage(op.create_account?.contract?.type ?? 0) === "wasm");
+  const deploysWasm = wasmDeployments(tx.transaction.operations ?? []).length > 0;
   const limit = deploysWasm ? LIMITS.maxWasmDeployTxEnvBytes : LIMITS.maxTxEnvBytes;
   if (tx.envSize >= limit) {
     throw new ChainError(ErrorCode.TX_TOO_BIG, `transaction is ${tx.envSize} bytes; the limit is under ${limit >> 20} MiB${deploysWasm ? " for one that deploys wasm" : ""}`);
@@ -94,7 +101,7 @@ function checkOperationShape(op: Operation, i: number): void {
   }[type as number];
   if (!body) throw new ChainError(ErrorCode.INVALID_PARAMETER, `operations[${i}]: type ${type} needs its body field`);
   const contract = op.create_account?.contract;
-  if (contract?.payload && !contractLanguage(contract.type ?? ContractType.JAVASCRIPT)) {
+  if (contract?.payload && !contractLanguage(contract.type)) {
     throw new ChainError(ErrorCode.CONTRACT_INVALID, `operations[${i}]: contract type ${contract.type} is not supported (0 is JavaScript, 2 and 3 are WebAssembly)`);
   }
   // Addresses are checked here, before signing costs anyone a fee; existence is a matter of state. A

@@ -13,7 +13,6 @@ import {
 } from "@chainsim/contracts";
 import {
   ChainError,
-  ContractType,
   ErrorCode,
   codecs,
   contractAddress,
@@ -36,14 +35,6 @@ import { COMPILED_BYTES_PER_STEP, DEPLOYED_BYTES_PER_STEP, ledgerStepBudget, RUN
  */
 function escapeControls(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/**
- * Bytes of a run's code V8 compiles for it: a JavaScript contract's source, nothing for wasm, whose module is
- * compiled once per validator (docs/wasm-abi.md §2).
- */
-function compiledBytes(contract: Contract): number {
-  return contractLanguage(contract.type ?? ContractType.JAVASCRIPT) === "wasm" ? 0 : (contract.payload ?? "").length;
 }
 
 /** Where a contract runs: whose code, whose storage, what it sees, how deep. */
@@ -201,19 +192,21 @@ export class ContractRun {
     if (frame.depth >= this.limits.maxDepth) throw new ChainError(ErrorCode.CONTRACT_TOO_MANY_RECURSION, "Too many recursion.");
     const contract = (await this.state.account(frame.codeAddress))?.contract;
     const code = contract?.payload;
-    const language = contractLanguage(contract?.type ?? ContractType.JAVASCRIPT);
+    const language = contractLanguage(contract?.type);
     if (!code || !language) throw new BuiltinError(`The account(${frame.codeAddress}) has no contract.`);
+    // What V8 compiles for the run: JavaScript source; a wasm module is compiled once per validator (docs/wasm-abi.md §2).
+    const compiledBytes = language === "wasm" ? 0 : code.length;
     try {
       if (frame.depth > 0) {
         // What a nested run costs before it starts (docs/contracts.md §13, ledger-budget.ts).
-        this.meter.used += RUN_STEPS + Math.ceil(compiledBytes(contract!) / COMPILED_BYTES_PER_STEP);
+        this.meter.used += RUN_STEPS + Math.ceil(compiledBytes / COMPILED_BYTES_PER_STEP);
         // Paid before the callee is prepared: a budget that runs out here prepares nothing more.
         if (this.meter.used > this.meter.limit) {
           this.meter.exhausted = true;
           throw new ContractFailure(CONTRACT_LIMIT_EXCEEDED, STEP_LIMIT);
         }
       } else {
-        this.prepare(0, compiledBytes(contract!), 1);
+        this.prepare(0, compiledBytes, 1);
       }
       const outcome = await this.runtime.execute({
         code,
@@ -302,7 +295,7 @@ export class ContractRun {
   }
 
   private async validate(contract: Contract): Promise<void> {
-    const language = contractLanguage(contract.type ?? ContractType.JAVASCRIPT);
+    const language = contractLanguage(contract.type);
     if (!language) {
       throw new ChainError(ErrorCode.CONTRACT_INVALID, `contract type ${contract.type} is not supported (0 is JavaScript, 2 and 3 are WebAssembly)`);
     }

@@ -1,5 +1,6 @@
-import { contractLanguage, type ContractRuntime } from "@chainsim/contracts";
-import { OperationType, type SignedTransaction } from "@chainsim/protocol";
+import type { ContractRuntime } from "@chainsim/contracts";
+import type { SignedTransaction } from "@chainsim/protocol";
+import { wasmDeployments } from "../checks.js";
 
 /**
  * Checks and meters the wasm modules of admitted deployments before any ledger needs them (docs/wasm-abi.md
@@ -15,10 +16,7 @@ export class WasmPrewarm {
   constructor(private readonly runtime: ContractRuntime) {}
 
   admitted(tx: SignedTransaction): void {
-    for (const op of tx.transaction.operations ?? []) {
-      const contract = op.type === OperationType.CREATE_ACCOUNT ? op.create_account?.contract : undefined;
-      if (contract?.payload && contractLanguage(contract.type ?? 0) === "wasm") this.meter(contract.payload);
-    }
+    for (const payload of wasmDeployments(tx.transaction.operations ?? [])) this.meter(payload);
   }
 
   private meter(payload: string): void {
