@@ -134,7 +134,7 @@ describe("e2e: HTTP contract of a validator", function () {
       const heavy = await Promise.all(Array.from({ length: 5 }, () => open(15 << 20, (15 << 20) - 1)));
       try {
         const refused = await waitFor("a body answered 114", async () => heavy.map((h) => h.answer()).find((text) => text.includes('"error_code":114')));
-        expect(refused).to.include("this validator is receiving 64 MiB of request bodies, this one the largest: retry later");
+        expect(refused).to.include("this validator is receiving 64 MiB of request bodies (limits.http_bodies_in_flight_bytes), this one the largest: retry later");
         expect((await small()).error_code).to.equal(ErrorCode.INVALID_PARAMETER);
       } finally {
         heavy.forEach((h) => h.socket.destroy());

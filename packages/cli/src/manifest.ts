@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
-import { DEFAULT_CONSENSUS, DEFAULT_CONTRACTS, type ConsensusConfig, type ContractsConfig, type GenesisConfig } from "@chainsim/node";
+import { DEFAULT_CONSENSUS, DEFAULT_CONTRACTS, DEFAULT_LIMITS, type ConsensusConfig, type ContractsConfig, type GenesisConfig, type LimitsConfig } from "@chainsim/node";
 import { decodePrivateKey } from "@chainsim/protocol";
 import { accountFromSeed, devAccount, type Account } from "./accounts.js";
 import { CliError } from "./errors.js";
@@ -29,6 +29,8 @@ export interface Manifest {
   genesis: Omit<GenesisConfig, "account"> & { account: Account };
   consensus: ConsensusConfig;
   contracts: ContractsConfig;
+  /** Every validator's limits (docs/operations.md, "Limits"). */
+  limits: LimitsConfig;
   /** Validators in file order, which is replica order. */
   nodes: ManifestNode[];
   dev: { private_key_endpoints: boolean };
@@ -74,7 +76,7 @@ export async function loadManifest(path: string): Promise<Manifest> {
 /** Validates manifest text; `file` names it in errors and anchors relative key_file paths. */
 export function parseManifest(text: string, file: string): Manifest {
   const root = new TomlTable(file, "", parseToml(text, file));
-  root.allowOnly(["name", "port_base", "genesis", "consensus", "contracts", "node", "dev", "debug", "scenario", "fault"]);
+  root.allowOnly(["name", "port_base", "genesis", "consensus", "contracts", "limits", "node", "dev", "debug", "scenario", "fault"]);
   const name = root.string("name") ?? root.fail("name", "is missing", 'Add a line such as name = "my-net" at the top of the manifest');
   if (!NAME.test(name)) root.fail("name", `is ${JSON.stringify(name)}, which is not a valid network name`, NAME_RULE);
 
@@ -104,6 +106,7 @@ export function parseManifest(text: string, file: string): Manifest {
     genesis,
     consensus,
     contracts: readSettings(root, "contracts", DEFAULT_CONTRACTS),
+    limits: readSettings(root, "limits", DEFAULT_LIMITS),
     nodes,
     dev: { private_key_endpoints: privateKeyEndpoints },
     debug: { fault_injection: faultInjection },
@@ -182,7 +185,6 @@ function readGenesis(root: TomlTable, network: string): Manifest["genesis"] {
   };
 }
 
-/** A table of positive integer settings with defaults ([consensus], [contracts]); unknown keys are errors. */
 /** A settings table whose keys and their types (positive integer or boolean) are those of `defaults`. */
 function readSettings<T extends { [K in keyof T]: number | boolean }>(root: TomlTable, name: string, defaults: T): T {
   const table = root.table(name);

@@ -74,6 +74,7 @@ export function networkConfigs(manifest: Manifest, layout: NetworkLayout): NodeC
     genesis: { account: account.address, ...genesis },
     consensus: { ...manifest.consensus },
     contracts: { ...manifest.contracts },
+    limits: { ...manifest.limits },
     dev: { ...manifest.dev },
     debug: { ...manifest.debug },
   }));

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
-import { DEFAULT_CONSENSUS } from "@chainsim/node";
+import { DEFAULT_CONSENSUS, DEFAULT_LIMITS } from "@chainsim/node";
 import { encodePrivateKey } from "@chainsim/protocol";
 import { accountFromSeed, devAccount } from "../src/accounts.js";
 import { loadManifest, parseManifest } from "../src/manifest.js";
@@ -36,6 +36,7 @@ describe("manifest", () => {
     expect(manifest.port_base).to.equal(16000);
     expect(manifest.consensus).to.deep.equal(DEFAULT_CONSENSUS);
     expect(manifest.contracts).to.deep.equal({ steps: 10_240, builtin_steps: 100, lint: false });
+    expect(manifest.limits).to.deep.equal(DEFAULT_LIMITS);
     expect(manifest.genesis).to.include({ balance: 1000n, gas_price: 100n, base_reserve: 0n, chain_id: 0n, close_time: 0n });
     expect(manifest.dev).to.deep.equal({ private_key_endpoints: true });
     expect(manifest.debug).to.deep.equal({ fault_injection: true });
@@ -62,6 +63,9 @@ max_txs_per_ledger = 50
 steps = 20000
 builtin_steps = 50
 lint = true
+[limits]
+http_body_bytes = 1024
+ws_clients = 3
 [dev]
 private_key_endpoints = false
 [debug]
@@ -75,6 +79,7 @@ perturb = ["kill", "restart"]
     expect(manifest.genesis).to.include({ balance: 9223372036854775807n, gas_price: 5n, base_reserve: 10n, chain_id: 7n, close_time: 1700000000000000n });
     expect(manifest.consensus).to.deep.equal({ close_interval_ms: 100, empty_close_interval_ms: 200, view_timeout_ms: 300, ckp_interval: 4, max_txs_per_ledger: 50 });
     expect(manifest.contracts).to.deep.equal({ steps: 20000, builtin_steps: 50, lint: true });
+    expect(manifest.limits).to.deep.equal({ ...DEFAULT_LIMITS, http_body_bytes: 1024, ws_clients: 3 });
     expect(manifest.dev.private_key_endpoints).to.equal(false);
     expect(manifest.debug.fault_injection).to.equal(false);
     expect(manifest.nodes[0].perturb).to.deep.equal(["kill", "restart"]);
@@ -164,6 +169,8 @@ perturb = ["kill", "restart"]
       ["a zero view timeout", `name = "n"\n[node.a]\n[genesis]\nbalance = 1\n[consensus]\nview_timeout_ms = 0\n`, /^net\.toml: consensus\.view_timeout_ms should be at least 1, got 0/],
       ["a text ckp_interval", `name = "n"\n[node.a]\n[genesis]\nbalance = 1\n[consensus]\nckp_interval = "often"\n`, /^net\.toml: consensus\.ckp_interval should be an integer, got "often"/],
       ["consensus that is not a table", `name = "n"\nconsensus = [1]\n[node.a]\n[genesis]\nbalance = 1\n`, /^net\.toml: consensus should be a table \(\[consensus\]\), got an array/],
+      ["an unknown limit", `name = "n"\n[node.a]\n[genesis]\nbalance = 1\n[limits]\nws_client = 5\n`, /^net\.toml: limits\.ws_client is not a known key/],
+      ["a zero limit", `name = "n"\n[node.a]\n[genesis]\nbalance = 1\n[limits]\nsubmit_items = 0\n`, /^net\.toml: limits\.submit_items should be at least 1, got 0/],
     ];
     for (const [what, text, pattern] of cases) {
       it(`rejects ${what}`, async () => {

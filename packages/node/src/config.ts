@@ -21,6 +21,8 @@ export interface NodeConfig {
   genesis: GenesisConfig;
   consensus: ConsensusConfig;
   contracts: ContractsConfig;
+  /** What one validator accepts from clients and peers; each validator may set its own (docs/operations.md, "Limits"). */
+  limits: LimitsConfig;
   dev: { private_key_endpoints: boolean };
   /** fault_seed seeds the fault plane's draws (probabilities, jitter) so a scenario run repeats; random when absent. */
   debug: { fault_injection: boolean; fault_seed?: number };
@@ -65,6 +67,48 @@ export interface ContractsConfig {
   lint: boolean;
 }
 
+/**
+ * Bounds on what clients and peers can make a validator hold: past each one a request gets a clear error
+ * naming the setting (docs/operations.md, "Limits"). Local to a validator: they never change a ledger.
+ */
+export interface LimitsConfig {
+  /** Largest HTTP request body; a larger one is answered 413. */
+  http_body_bytes: number;
+  /** Request bodies received and not yet answered, all together; past it the largest is answered 114. */
+  http_bodies_in_flight_bytes: number;
+  /** Transactions in one submitTransaction request. */
+  submit_items: number;
+  /** Transactions waiting in the pool, and their bytes; past either the pool makes room or answers 114. */
+  pool_transactions: number;
+  pool_bytes: number;
+  /** Transactions of one source account waiting in the pool. */
+  pool_per_account: number;
+  /** A transaction still waiting after this long is dropped from the pool. */
+  pool_expiry_ms: number;
+  /** libp2p connections at once (only validators are admitted; the rest is room for reconnects). */
+  p2p_connections: number;
+  /** WebSocket clients at once; one more is closed with code 1013 and the reason. */
+  ws_clients: number;
+  /** Bytes queued to one WebSocket client that does not read; past it the client is disconnected. */
+  ws_send_buffer_bytes: number;
+  /** Largest WebSocket message a client may send. */
+  ws_message_bytes: number;
+}
+
+export const DEFAULT_LIMITS: LimitsConfig = {
+  http_body_bytes: 16 << 20,
+  http_bodies_in_flight_bytes: 64 << 20,
+  submit_items: 1000,
+  pool_transactions: 10_240,
+  pool_bytes: 64 << 20,
+  pool_per_account: 64,
+  pool_expiry_ms: 10 * 60 * 1000,
+  p2p_connections: 64,
+  ws_clients: 256,
+  ws_send_buffer_bytes: 16 << 20,
+  ws_message_bytes: 1 << 20,
+};
+
 export const DEFAULT_CONTRACTS: ContractsConfig = { steps: 10_240, builtin_steps: 100, lint: false };
 
 export const DEFAULT_CONSENSUS: ConsensusConfig = {
@@ -96,9 +140,12 @@ export function parseNodeConfig(json: unknown): NodeConfig {
   const g = (c.genesis ?? fail("genesis", "is missing")) as unknown as Record<string, unknown>;
   const cons = { ...DEFAULT_CONSENSUS, ...(c.consensus ?? {}) } as ConsensusConfig;
   const contracts = { ...DEFAULT_CONTRACTS, ...(c.contracts ?? {}) } as ContractsConfig;
-  for (const [section, values] of [["consensus", cons], ["contracts", contracts]] as const) {
+  const limits = { ...DEFAULT_LIMITS, ...(c.limits ?? {}) } as LimitsConfig;
+  const defaults = { consensus: DEFAULT_CONSENSUS, contracts: DEFAULT_CONTRACTS, limits: DEFAULT_LIMITS };
+  for (const [section, values] of [["consensus", cons], ["contracts", contracts], ["limits", limits]] as const) {
     for (const [key, value] of Object.entries(values)) {
-      const fallback = (section === "contracts" ? DEFAULT_CONTRACTS : DEFAULT_CONSENSUS)[key as never];
+      const fallback = (defaults[section] as unknown as Record<string, unknown>)[key];
+      if (fallback === undefined) fail(`${section}.${key}`, "is not a setting");
       if (typeof fallback === "boolean") {
         if (typeof value !== "boolean") fail(`${section}.${key}`, "should be true or false");
       } else if (!Number.isInteger(value) || (value as number) <= 0) fail(`${section}.${key}`, "should be a positive integer");
@@ -129,6 +176,7 @@ export function parseNodeConfig(json: unknown): NodeConfig {
     },
     consensus: cons,
     contracts,
+    limits,
     dev: { private_key_endpoints: c.dev?.private_key_endpoints === true },
     debug: { fault_injection: c.debug?.fault_injection === true, ...faultSeed(c.debug?.fault_seed, fail) },
   };

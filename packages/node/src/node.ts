@@ -8,7 +8,7 @@ import { parseHostPort, parseNodeConfig, type NodeConfig } from "./config.js";
 import type { NodeContext } from "./context.js";
 import { SignatureChecker } from "./execution/authorization.js";
 import { WorkQueue } from "./work-queue.js";
-import { EventServer } from "./events/event-server.js";
+import { EventServer, eventOptions } from "./events/event-server.js";
 import { createApp } from "./http/app.js";
 import { JsonBodyParser } from "./http/json-body.js";
 import { mountFaultRoutes } from "./http/routes/faults.js";
@@ -22,6 +22,7 @@ import { validatorCrypto } from "./consensus/validator-crypto.js";
 import { unsafeQuorumFromEnv, UNSAFE_QUORUM_ENV, withFaultPlane } from "./faults/index.js";
 import { Libp2pPeerNetwork } from "./p2p/index.js";
 import { TxService } from "./pool/tx-service.js";
+import { poolLimits } from "./pool/tx-pool.js";
 import { Databases } from "./storage/databases.js";
 import { WasmPrewarm } from "./execution/contracts/wasm-prewarm.js";
 
@@ -74,10 +75,10 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       queue: new WorkQueue(QUERY_CONCURRENCY, QUERY_MAX_WAITING, "contract queries"),
     };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
-    const txs = new TxService(ledgers, signatures);
+    const txs = new TxService(ledgers, signatures, Date.now, poolLimits(config.limits));
     const prewarm = new WasmPrewarm(contracts.runtime);
     txs.onAdmitted((tx) => prewarm.admitted(tx));
-    const events = new EventServer({ ledgers, txs, validatorAddress, chainId: config.genesis.chain_id, log });
+    const events = new EventServer({ ledgers, txs, validatorAddress, chainId: config.genesis.chain_id, log }, eventOptions(config.limits));
     const crypto = validatorCrypto(config, signer, validatorAddress);
     const p2p = await Libp2pPeerNetwork.fromConfig(config, log);
     const faults = config.debug.fault_injection
@@ -130,6 +131,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       },
       context.webStats,
       bodies,
+      config.limits,
       log,
     );
     await network.start();
@@ -173,7 +175,7 @@ function listen(app: ReturnType<typeof createApp>, hostPort: string): Promise<Se
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
     // A request must arrive whole within these (Node's defaults: 300 s and 60 s), so that a client
-    // trickling a body cannot hold its share of BODY_BYTES_IN_FLIGHT for long (docs/api.md, "Request bodies").
+    // trickling a body cannot hold its share of limits.http_bodies_in_flight_bytes for long (docs/api.md, "Request bodies").
     server.requestTimeout = REQUEST_TIMEOUT_MS;
     server.headersTimeout = HEADERS_TIMEOUT_MS;
     server.once("listening", () => resolve(server));

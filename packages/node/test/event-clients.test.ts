@@ -33,7 +33,7 @@ describe("event clients that cannot keep up", () => {
   it("drops a client that stops answering pings, and keeps one that answers", async () => {
     const server = new EventServer(
       { ledgers: chain.ledgers, txs: chain.txs, validatorAddress: chain.validator.address, chainId: 0n, log: () => {} },
-      { maxBufferedBytes: 1 << 20, heartbeatMs: 50, maxPayloadBytes: 1 << 20 },
+      { maxBufferedBytes: 1 << 20, heartbeatMs: 50, maxPayloadBytes: 1 << 20, maxClients: 16 },
     );
     const port = await freePort();
     await server.start(`127.0.0.1:${port}`);
@@ -63,5 +63,31 @@ describe("event clients that cannot keep up", () => {
     client.push(WsMessageType.LEDGER_HEADER, new Uint8Array(10));
     expect(sent).to.have.length(1);
     expect(drops).to.deep.equal(["send buffer over 1024 bytes"]);
+  });
+
+  it("closes a client past limits.ws_clients with 1013 and the reason, and takes one again when a place frees", async () => {
+    const server = new EventServer(
+      { ledgers: chain.ledgers, txs: chain.txs, validatorAddress: chain.validator.address, chainId: 0n, log: () => {} },
+      { maxBufferedBytes: 1 << 20, heartbeatMs: 60_000, maxPayloadBytes: 1 << 20, maxClients: 2 },
+    );
+    const port = await freePort();
+    await server.start(`127.0.0.1:${port}`);
+    const sockets = [0, 1].map(() => new WebSocket(`ws://127.0.0.1:${port}/`));
+    try {
+      await waitFor("two clients connected", () => server.clientStatus().length === 2);
+      const third = new WebSocket(`ws://127.0.0.1:${port}/`);
+      sockets.push(third);
+      const [code, reason] = await new Promise<[number, string]>((resolve) => third.once("close", (c, r) => resolve([c, r.toString()])));
+      expect(code).to.equal(1013);
+      expect(reason).to.equal("this validator serves at most 2 WebSocket clients (limits.ws_clients): retry later");
+      sockets[0].close();
+      await waitFor("a place freed", () => server.clientStatus().length === 1);
+      const fourth = new WebSocket(`ws://127.0.0.1:${port}/`);
+      sockets.push(fourth);
+      await waitFor("the next client served", () => server.clientStatus().length === 2 && fourth.readyState === WebSocket.OPEN);
+    } finally {
+      sockets.forEach((socket) => socket.terminate());
+      await server.stop();
+    }
   });
 });

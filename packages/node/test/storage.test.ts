@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { ChainError, ErrorCode, codecs, toHex } from "@chainsim/protocol";
 import { AccountStore, accountKey } from "../src/storage/account-store.js";
-import { Databases } from "../src/storage/databases.js";
+import { ClassicLevel } from "classic-level";
+import { Databases, STORAGE_FORMAT } from "../src/storage/databases.js";
 import { GENESIS_BALANCE, TestChain, makeKey, op, recordCode } from "./helpers/chain.js";
 
 const A = makeKey("a");
@@ -146,5 +147,22 @@ describe("storage", () => {
     // The same genesis still opens it.
     const reopened = await track(TestChain.create({ dir: chain.dir }));
     expect(await reopened.balance(A.address)).to.equal(1_000_000_000n);
+  });
+
+  it("marks a data directory with its storage format and refuses one of a newer format, with what to do", async () => {
+    const chain = await track(TestChain.create());
+    await chain.dbs.close();
+    const dbs = await Databases.open(chain.dir);
+    expect(new TextDecoder().decode(await dbs.keyvalue.get("storage_format"))).to.equal(String(STORAGE_FORMAT));
+    await dbs.keyvalue.put("storage_format", new TextEncoder().encode(String(STORAGE_FORMAT + 1)));
+    await dbs.close();
+    const error = await Databases.open(chain.dir).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(ChainError);
+    expect((error as ChainError).message).to.include(`has storage format ${STORAGE_FORMAT + 1}, written by a newer chainsim; this one reads format ${STORAGE_FORMAT}`);
+    // The refusal closed the databases: the directory can be opened again once the marker is right.
+    const again = new ClassicLevel<string, Uint8Array>(join(chain.dir, "keyvalue_db"), { valueEncoding: "view" });
+    await again.put("storage_format", new TextEncoder().encode(String(STORAGE_FORMAT)));
+    await again.close();
+    await (await Databases.open(chain.dir)).close();
   });
 });

@@ -12,7 +12,7 @@ import {
   type WsMessage,
 } from "@chainsim/protocol";
 import { WebSocketServer, type WebSocket } from "ws";
-import { parseHostPort } from "../config.js";
+import { DEFAULT_LIMITS, parseHostPort, type LimitsConfig } from "../config.js";
 import type { ExecutedLedger } from "../execution/executor.js";
 import { CHAIN_VERSION } from "../http/routes/status.js";
 import type { LedgerManager } from "../ledger/ledger-manager.js";
@@ -27,9 +27,20 @@ export interface EventServerOptions {
   heartbeatMs: number;
   /** Larger incoming frames close the connection (1009). */
   maxPayloadBytes: number;
+  /** Clients at once; one more is closed at once with 1013 ("try again later") and the reason. */
+  maxClients: number;
 }
 
-export const DEFAULT_EVENT_OPTIONS: EventServerOptions = { maxBufferedBytes: 16 << 20, heartbeatMs: 15_000, maxPayloadBytes: 1 << 20 };
+const HEARTBEAT_MS = 15_000;
+
+/** The event server's options from a validator's limits (docs/operations.md, "Limits"). */
+export function eventOptions(limits: LimitsConfig): EventServerOptions {
+  return { maxBufferedBytes: limits.ws_send_buffer_bytes, heartbeatMs: HEARTBEAT_MS, maxPayloadBytes: limits.ws_message_bytes, maxClients: limits.ws_clients };
+}
+
+export const DEFAULT_EVENT_OPTIONS: EventServerOptions = eventOptions(DEFAULT_LIMITS);
+/** WebSocket close code 1013, "Try Again Later" (RFC 6455 registry). */
+const TRY_AGAIN_LATER = 1013;
 
 /** compat.md §9: "≤ 100 valid addresses". */
 export const MAX_SUBSCRIBED_ADDRESSES = 100;
@@ -95,6 +106,9 @@ export class EventServer {
   }
 
   private connected(socket: WebSocket, req: IncomingMessage): void {
+    if (this.clients.size >= this.options.maxClients) {
+      return socket.close(TRY_AGAIN_LATER, `this validator serves at most ${this.options.maxClients} WebSocket clients (limits.ws_clients): retry later`);
+    }
     const client = new EventClient(socket, `${req.socket.remoteAddress}:${req.socket.remotePort}`, this.options.maxBufferedBytes, (c, why) =>
       this.drop(c, why),
     );

@@ -3,24 +3,31 @@ import { ChainError, ErrorCode, stringifyJson } from "@chainsim/protocol";
 import { keyOfLargest } from "../collections.js";
 import type { JsonBodyParser } from "./json-body.js";
 import { AbandonedWork } from "../work-queue.js";
+import type { LimitsConfig } from "../config.js";
 
 /** Requests longer than this count as expired in getModulesStatus. */
 const EXPIRE_MS = 30_000;
-export const BODY_LIMIT = "16mb";
-const BODY_LIMIT_BYTES = 16 << 20;
-/** Bytes of request bodies received and not yet answered, all requests together (BodiesInFlight). */
-export const BODY_BYTES_IN_FLIGHT = 64 << 20;
+
+/** The request body limits of a validator (docs/operations.md, "Limits"). */
+export type BodyLimits = Pick<LimitsConfig, "http_body_bytes" | "http_bodies_in_flight_bytes">;
+
+/** `bytes` as "16 MiB" where it is a whole number of MiB, else as bytes. */
+function sizeText(bytes: number): string {
+  return bytes % (1 << 20) === 0 ? `${bytes >> 20} MiB` : `${bytes} bytes`;
+}
 
 /**
  * Express holds a body whole until it ends: 150 connections that each sent 16 MB but the last byte held
  * 2.6 GB. So bodies received and not yet answered are counted, in bytes received (never bytes declared:
  * reserving what a request declared let four idle connections refuse every POST), and past
- * BODY_BYTES_IN_FLIGHT the request holding the most is answered 114 and its connection closed
+ * `limit` bytes the request holding the most is answered 114 and its connection closed
  * (docs/api.md, "Large request bodies"; review of 2026-11-27).
  */
 class BodiesInFlight {
   private total = 0;
   private readonly held = new Map<Response, number>();
+
+  constructor(private readonly limit: number) {}
 
   track(req: Request, res: Response): void {
     this.held.set(res, 0);
@@ -30,7 +37,7 @@ class BodiesInFlight {
       if (bytes === undefined) return;
       this.held.set(res, bytes + chunk.length);
       this.total += chunk.length;
-      while (this.total > BODY_BYTES_IN_FLIGHT) this.dropLargest();
+      while (this.total > this.limit) this.dropLargest();
     });
     res.once("close", () => this.release(res));
   }
@@ -46,7 +53,7 @@ class BodiesInFlight {
     if (res.headersSent) return void res.destroy();
     res.set("Connection", "close");
     res.once("finish", () => res.req.socket.destroy());
-    sendJson(res, { error_code: ErrorCode.TX_POOL_FULL, error_desc: `this validator is receiving ${BODY_BYTES_IN_FLIGHT >> 20} MiB of request bodies, this one the largest: retry later`, result: null });
+    sendJson(res, { error_code: ErrorCode.TX_POOL_FULL, error_desc: `this validator is receiving ${sizeText(this.limit)} of request bodies (limits.http_bodies_in_flight_bytes), this one the largest: retry later`, result: null });
   }
 }
 
@@ -89,6 +96,7 @@ export function createApp(
   mount: (app: express.Express) => void,
   stats: WebServerStats,
   bodies: JsonBodyParser,
+  limits: BodyLimits,
   log: (line: string) => void,
 ): express.Express {
   const app = express();
@@ -104,12 +112,12 @@ export function createApp(
     });
     next();
   });
-  const inFlight = new BodiesInFlight();
+  const inFlight = new BodiesInFlight(limits.http_bodies_in_flight_bytes);
   app.use((req, res, next) => {
     if (req.method === "POST") inFlight.track(req, res);
     next();
   });
-  app.use(express.text({ type: () => true, limit: BODY_LIMIT_BYTES }));
+  app.use(express.text({ type: () => true, limit: limits.http_body_bytes }));
   app.use(async (req, res, next) => {
     // A body dropped for its size while it was read (BodiesInFlight) was answered already: nothing runs.
     if (res.headersSent) return;
@@ -142,7 +150,7 @@ export function createApp(
       if (!(error instanceof ChainError) && e.type === undefined) log(`internal error on ${req.method} ${req.path} after its answer: ${(error as Error)?.stack ?? error}`);
       res.destroy();
     } else if (e.type === "entity.too.large") {
-      sendJson(res, { error_code: ErrorCode.INVALID_PARAMETER, error_desc: `request body is larger than ${BODY_LIMIT}` }, 413);
+      sendJson(res, { error_code: ErrorCode.INVALID_PARAMETER, error_desc: `request body is larger than ${sizeText(limits.http_body_bytes)} (limits.http_body_bytes)` }, 413);
     } else if (error instanceof ChainError) {
       sendJson(res, { error_code: error.code, error_desc: error.message, result: null });
     } else {

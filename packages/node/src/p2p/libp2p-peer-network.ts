@@ -27,6 +27,8 @@ export interface Libp2pPeerNetworkOptions {
   peers: PeerConfig[];
   queueLimits?: QueueLimits;
   backoff?: BackoffPolicy;
+  /** libp2p connections at once (limits.p2p_connections); libp2p's default when absent. */
+  maxConnections?: number;
   /** Where unexpected failures (a throwing message handler) are reported. */
   log?: (line: string) => void;
 }
@@ -66,7 +68,13 @@ export class Libp2pPeerNetwork implements PeerNetwork {
 
   /** The network a validator's config describes. */
   static fromConfig(config: NodeConfig, log?: (line: string) => void): Promise<Libp2pPeerNetwork> {
-    return Libp2pPeerNetwork.create({ privateKey: config.validator.private_key, listenAddress: config.p2p.listen_address, peers: config.p2p.peers, log });
+    return Libp2pPeerNetwork.create({
+      privateKey: config.validator.private_key,
+      listenAddress: config.p2p.listen_address,
+      peers: config.p2p.peers,
+      maxConnections: config.limits.p2p_connections,
+      log,
+    });
   }
 
   async start(): Promise<void> {
@@ -79,6 +87,7 @@ export class Libp2pPeerNetwork implements PeerNetwork {
       transports: [tcp()],
       connectionEncrypters: [noise()],
       streamMuxers: [yamux()],
+      ...(this.options.maxConnections === undefined ? {} : { connectionManager: { maxConnections: this.options.maxConnections } }),
       connectionGater: {
         denyDialPeer: (peerId) => !known(peerId),
         denyInboundEncryptedConnection: (peerId) => !known(peerId),

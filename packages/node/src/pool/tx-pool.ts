@@ -1,5 +1,6 @@
 import { ChainError, ErrorCode, type SignedTransaction } from "@chainsim/protocol";
 import { keyOfLargest } from "../collections.js";
+import { DEFAULT_LIMITS, type LimitsConfig } from "../config.js";
 
 export interface PoolLimits {
   total: number;
@@ -14,7 +15,11 @@ export interface PoolLimits {
  * executed, never charged) and validators held them for the ten minutes of expiry, passing them on again
  * and again. A full pool makes room by TxPool.makeRoom (docs/api.md, submitTransaction).
  */
-export const DEFAULT_POOL_LIMITS: PoolLimits = { total: 10_240, totalBytes: 64 << 20, perAccount: 64, expiryMs: 10 * 60 * 1000 };
+export function poolLimits(limits: LimitsConfig): PoolLimits {
+  return { total: limits.pool_transactions, totalBytes: limits.pool_bytes, perAccount: limits.pool_per_account, expiryMs: limits.pool_expiry_ms };
+}
+
+export const DEFAULT_POOL_LIMITS: PoolLimits = poolLimits(DEFAULT_LIMITS);
 
 export interface PooledTx {
   tx: SignedTransaction;
@@ -86,7 +91,7 @@ export class TxPool {
       // A lower nonce pushes out the account's highest one: it goes into a ledger first, and a pool that
       // held only the later ones would never propose the account (validators with the lower one would wait).
       const highest = highestNonce(queue);
-      if (nonce > highest) throw new ChainError(ErrorCode.TX_POOL_FULL, `${source} already has ${this.limits.perAccount} transactions waiting`);
+      if (nonce > highest) throw new ChainError(ErrorCode.TX_POOL_FULL, `${source} already has ${this.limits.perAccount} transactions waiting (limits.pool_per_account): wait for them to close`);
       this.delete(queue.get(highest)!);
     }
     this.put(tx, now);
@@ -148,7 +153,7 @@ export class TxPool {
       const byBytes = this.bytes + bytes > this.limits.totalBytes;
       const hoarder = byBytes ? keyOfLargest(this.accountBytes) : keyOfLargest([...this.byAccount].map(([account, queue]) => [account, queue.size] as const));
       if (hoarder === undefined || hoarder === source) {
-        const limit = byBytes ? `${this.limits.totalBytes} bytes of transactions` : `${this.limits.total}`;
+        const limit = byBytes ? `${this.limits.totalBytes} bytes of transactions, limits.pool_bytes` : `${this.limits.total} transactions, limits.pool_transactions`;
         throw new ChainError(ErrorCode.TX_POOL_FULL, `the transaction pool is full (${limit}), and ${source} holds the most of it: retry later`);
       }
       const queue = this.byAccount.get(hoarder)!;

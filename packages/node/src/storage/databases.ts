@@ -1,4 +1,5 @@
 import { ClassicLevel } from "classic-level";
+import { ChainError, ErrorCode } from "@chainsim/protocol";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -9,10 +10,19 @@ export const DATABASE_NAMES = ["account_db", "keyvalue_db", "ledger_db"] as cons
 export type DatabaseName = (typeof DATABASE_NAMES)[number];
 
 /**
+ * The layout of the databases this code reads and writes. A change of layout raises it, and a data directory
+ * of an older format is migrated when opened or refused with what to do; one of a newer format is refused,
+ * never read wrongly (docs/operations.md, "Upgrading a network"). Data directories written before the marker
+ * existed are format 1.
+ */
+export const STORAGE_FORMAT = 1;
+const STORAGE_FORMAT_KEY = "storage_format";
+
+/**
  * - ledger_db: ledger headers, transaction records, and each ledger's state changes (the redo log).
  *   Its per-ledger batch is the commit point.
  * - account_db: the current state (accounts and their metadata), a projection of ledger_db.
- * - keyvalue_db: node-local facts: the chain identity a data directory belongs to (later: consensus votes).
+ * - keyvalue_db: node-local facts: the storage format, the chain identity a data directory belongs to, consensus votes.
  */
 export class Databases {
   private constructor(
@@ -23,7 +33,27 @@ export class Databases {
   static async open(dir: string): Promise<Databases> {
     const entries = DATABASE_NAMES.map((name) => [name, new ClassicLevel<string, Uint8Array>(join(dir, name), { valueEncoding: "view" })] as const);
     await Promise.all(entries.map(([, db]) => db.open({ createIfMissing: true })));
-    return new Databases(dir, Object.fromEntries(entries) as Record<DatabaseName, Db>);
+    const dbs = new Databases(dir, Object.fromEntries(entries) as Record<DatabaseName, Db>);
+    try {
+      await dbs.checkFormat();
+    } catch (error) {
+      await dbs.close();
+      throw error;
+    }
+    return dbs;
+  }
+
+  private async checkFormat(): Promise<void> {
+    const stored = await this.keyvalue.get(STORAGE_FORMAT_KEY);
+    const format = stored === undefined ? STORAGE_FORMAT : Number(new TextDecoder().decode(stored));
+    if (format > STORAGE_FORMAT) {
+      throw new ChainError(
+        ErrorCode.INVALID_PARAMETER,
+        `the data directory ${this.dir} has storage format ${format}, written by a newer chainsim; this one reads format ${STORAGE_FORMAT}: ` +
+          "run the newer chainsim, or restore a backup taken before the upgrade (docs/operations.md)",
+      );
+    }
+    if (stored === undefined) await this.keyvalue.put(STORAGE_FORMAT_KEY, new TextEncoder().encode(String(STORAGE_FORMAT)), { sync: true });
   }
 
   get ledger(): Db {

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import type { AddressInfo } from "node:net";
 import { ChainError, parseJson, stringifyJson } from "@chainsim/protocol";
 import { createApp } from "../../src/http/app.js";
+import { DEFAULT_LIMITS } from "../../src/config.js";
 import { JsonBodyParser } from "../../src/http/json-body.js";
 import { mountFaultRoutes } from "../../src/http/routes/faults.js";
 import { unsafeQuorumFromEnv } from "../../src/faults/index.js";
@@ -42,7 +43,7 @@ describe("faults: rule validation and the /debug/faults routes", () => {
   }
 
   async function serve(withPlane: boolean): Promise<{ call: (method: string, path: string, body?: unknown) => Promise<any>; close: () => void }> {
-    const app = createApp((a) => mountFaultRoutes(a, withPlane ? net.plane : undefined), { start_request_count: 0, end_request_count: 0, expire_request_count: 0 }, new JsonBodyParser(), () => {});
+    const app = createApp((a) => mountFaultRoutes(a, withPlane ? net.plane : undefined), { start_request_count: 0, end_request_count: 0, expire_request_count: 0 }, new JsonBodyParser(), DEFAULT_LIMITS, () => {});
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

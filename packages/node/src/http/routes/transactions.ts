@@ -20,7 +20,6 @@ import { simulateTransaction } from "../../execution/simulate.js";
 import { clientGone, query, sendJson } from "../app.js";
 import { pendingJson, recordJson } from "../views.js";
 
-const MAX_ITEMS = 1000;
 const MAX_PAGE = 1000;
 
 type Body = Record<string, unknown>;
@@ -60,7 +59,8 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
   app.post("/submitTransaction", async (req, res) => {
     const items = (req.body as Body).items;
     if (!Array.isArray(items)) throw new ChainError(ErrorCode.INVALID_PARAMETER, "items should be an array");
-    if (items.length > MAX_ITEMS) throw new ChainError(ErrorCode.INVALID_PARAMETER, `at most ${MAX_ITEMS} items per request`);
+    const maxItems = ctx.config.limits.submit_items;
+    if (items.length > maxItems) throw new ChainError(ErrorCode.INVALID_PARAMETER, `at most ${maxItems} items per request (limits.submit_items)`);
     const results: Json[] = [];
     for (const item of items as Body[]) {
       let hash = "";
