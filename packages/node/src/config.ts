@@ -151,6 +151,9 @@ export function parseNodeConfig(json: unknown): NodeConfig {
       } else if (!Number.isInteger(value) || (value as number) <= 0) fail(`${section}.${key}`, "should be a positive integer");
     }
   }
+  const peers = parsePeers(c.p2p?.peers, fail);
+  // Each peer needs a connection of its own; libp2p prunes connections past the limit.
+  if (limits.p2p_connections < peers.length) fail("limits.p2p_connections", `should be at least the number of peers (${peers.length})`);
   decodePrivateKey(text("validator.private_key", c.validator?.private_key));
   const validators = Array.isArray(c.validators) && c.validators.length > 0 ? c.validators : fail("validators", "should be a non-empty array");
   validators.forEach((v, i) => checkAddress(v, `config: validators[${i}]`, ErrorCode.INVALID_PARAMETER));
@@ -162,7 +165,7 @@ export function parseNodeConfig(json: unknown): NodeConfig {
     wsserver: { listen_address: hostPort("wsserver.listen_address", c.wsserver?.listen_address) },
     p2p: {
       listen_address: hostPort("p2p.listen_address", c.p2p?.listen_address),
-      peers: parsePeers(c.p2p?.peers, fail),
+      peers,
     },
     validator: { private_key: c.validator!.private_key },
     validators,

@@ -56,5 +56,6 @@ describe("node config", () => {
     rejectsLimits({ ws_client: 3 }, /^config: limits\.ws_client is not a setting/);
     rejectsLimits({ submit_items: 0 }, /^config: limits\.submit_items should be a positive integer/);
     rejectsLimits({ pool_bytes: "64mb" }, /^config: limits\.pool_bytes should be a positive integer/);
+    expect(() => parseNodeConfig(config([peer, { ...peer, port: 16021 }], { p2p_connections: 1 }))).to.throw(ChainError, /^config: limits\.p2p_connections should be at least the number of peers \(2\)/);
   });
 });
