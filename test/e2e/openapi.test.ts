@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { readdir, readFile } from "node:fs/promises";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { Keypair } from "@chainsim/client";
 import { parseJson, stringifyJson, type Json } from "@chainsim/protocol";
@@ -8,6 +9,9 @@ type Spec = { paths: Record<string, Record<string, Operation>>; components: { re
 type Operation = { responses: Record<string, ResponseSpec | { $ref: string }> };
 type ResponseSpec = { content: Record<string, { schema: unknown }> };
 type Answer = { status: number; type: string; text: string; body: Json };
+
+/** Where the node's route modules are: every route they mount must be in the spec. */
+const ROUTES_DIR = new URL("../../../packages/node/src/http/routes/", import.meta.url);
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -237,6 +241,21 @@ describe("e2e: the OpenAPI contract (docs/openapi.yaml) against real answers", f
     await notFound("POST", "/hello");
     const tooLarge = await call("POST", "/submitTransaction", "a".repeat(17 << 20));
     expect(tooLarge.status).to.equal(413);
+  });
+
+  it("every route the node's route modules mount is in the spec", async () => {
+    const mounted: string[] = [];
+    for (const file of (await readdir(ROUTES_DIR)).filter((f) => f.endsWith(".ts"))) {
+      const source = await readFile(new URL(file, ROUTES_DIR), "utf8");
+      for (const [, method, path] of source.matchAll(/app\.(get|post|put|patch|delete|all)\(\s*"([^"]+)"/g)) mounted.push(`${method} ${path}`);
+    }
+    expect(mounted).to.include("get /hello"); // the pattern still finds routes
+    const missing = mounted.filter((route) => {
+      const [method, path] = route.split(" ");
+      const item = spec.paths[path];
+      return item === undefined || (method !== "all" && item[method] === undefined);
+    });
+    expect(missing, "routes mounted by packages/node/src/http/routes/ but not in docs/openapi.yaml").to.deep.equal([]);
   });
 
   it("every operation of the spec was called", () => {
