@@ -3,7 +3,8 @@
 # at /openapi.json): exits non-zero on any server error (HTTP 5xx; an answer with error_code 1, internal
 # error, is a schema violation: the spec leaves that code out) or any answer that does not match the spec.
 # See docs/api.md, "The OpenAPI contract".
-#   bash scripts/schemathesis.sh                 # SCHEMATHESIS_MAX_EXAMPLES (default 15) cases per operation
+#   bash scripts/schemathesis.sh                 # SCHEMATHESIS_MAX_EXAMPLES (default 15) cases per operation,
+#                                                # SCHEMATHESIS_SEED (default 1) for other cases
 #   bash scripts/schemathesis.sh --install-only  # only install schemathesis (.ci/run does, before the tests)
 # Needs python3 with venv and pip; schemathesis is installed once into SCHEMATHESIS_VENV (default
 # /tmp/chainsim-schemathesis). Run `npm run build` first.
@@ -13,6 +14,7 @@ cd "$(dirname "$0")/.."
 version=4.32.5
 venv=${SCHEMATHESIS_VENV:-/tmp/chainsim-schemathesis}
 max_examples=${SCHEMATHESIS_MAX_EXAMPLES:-15}
+seed=${SCHEMATHESIS_SEED:-1}
 
 command -v python3 >/dev/null || { echo "schemathesis.sh: python3 is missing: install python3 and python3-venv" >&2; exit 1; }
 if [ "$("$venv/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, version $version" ]; then
@@ -47,5 +49,5 @@ url=http://127.0.0.1:$((port_base + 2))
 
 "$venv/bin/schemathesis" run "$url/openapi.json" --url "$url" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-  --phases examples,coverage,fuzzing --max-examples "$max_examples" --seed 1 --workers 2 \
+  --phases examples,coverage,fuzzing --max-examples "$max_examples" --seed "$seed" --workers 2 \
   --request-timeout 30 --generation-database none --no-color
