@@ -195,6 +195,7 @@ describe("e2e: the OpenAPI contract (docs/openapi.yaml) against real answers", f
     await ok("POST", "/testTransaction", { items: [{ transaction_json: { source_address: g.address, operations: [pay] }, signature_number: 2 }] });
     await fails(103, "POST", "/testTransaction", { items: [{ transaction_json: { source_address: Keypair.generate().address, operations: [pay] } }] });
     await fails(2, "POST", "/testTransaction", { items: [] });
+    await fails(2, "POST", "/testTransaction", { items: [null] });
 
     const payload = `function init() {} function main(input) { Chain.payCoin("${g.address}", "1"); } function query(input) { Utils.log("asked " + input); return "hi " + input; }`;
     const deployed = await submitJson(
@@ -225,6 +226,7 @@ describe("e2e: the OpenAPI contract (docs/openapi.yaml) against real answers", f
     const added = await ok("POST", "/debug/faults", { kind: "delay", delay_ms: 1, duration_ms: 60_000 });
     await ok("GET", "/debug/faults");
     await fails(2, "POST", "/debug/faults", { kind: "flood" });
+    await fails(2, "POST", "/debug/faults", "{\"kind\": \"delay\", \"delay_ms\": 1e20}");
     await fails(2, "DELETE", "/debug/faults?id=x");
     await ok("DELETE", `/debug/faults?id=${added.result.id}`);
     await fails(4, "DELETE", `/debug/faults?id=${added.result.id}`);
