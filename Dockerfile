@@ -21,6 +21,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.json ./
 COPY packages packages
 COPY test test
+# The node serves the API contract at /openapi.json: the build copies it into packages/node/dist.
+COPY docs/openapi.yaml docs/
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf packages/*/dist/test packages/*/dist/tsconfig.tsbuildinfo packages/*/src packages/*/test \

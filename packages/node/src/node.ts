@@ -14,6 +14,7 @@ import { JsonBodyParser } from "./http/json-body.js";
 import { mountFaultRoutes } from "./http/routes/faults.js";
 import { mountAccountRoutes } from "./http/routes/accounts.js";
 import { mountLedgerRoutes } from "./http/routes/ledgers.js";
+import { mountOpenApiRoute } from "./http/routes/openapi.js";
 import { mountStatusRoutes } from "./http/routes/status.js";
 import { mountTransactionRoutes } from "./http/routes/transactions.js";
 import { LedgerManager } from "./ledger/ledger-manager.js";
@@ -128,6 +129,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         mountTransactionRoutes(a, context);
         mountLedgerRoutes(a, context);
         mountFaultRoutes(a, faults?.plane);
+        mountOpenApiRoute(a);
       },
       context.webStats,
       bodies,

@@ -46,9 +46,12 @@ function probability(body: Record<string, unknown>): number {
   return p;
 }
 
+/** The longest wait a timer can hold: a longer one fires at once (Node's setTimeout), so a rule would lie. */
+const MAX_MS = 2 ** 31 - 1;
+
 function millis(body: Record<string, unknown>, key: string, fallback?: number): number {
   const value = body[key] ?? fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) invalid(`${key} should be a whole number of ms, 0 or more`);
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_MS) invalid(`${key} should be a whole number of ms from 0 to ${MAX_MS}`);
   return value;
 }
 

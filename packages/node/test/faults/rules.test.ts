@@ -24,6 +24,8 @@ describe("faults: rule validation and the /debug/faults routes", () => {
     ["a negative delay", { kind: "delay", delay_ms: -5 }, /delay_ms/],
     ["a negative jitter", { kind: "delay", delay_ms: 5, jitter_ms: -1 }, /jitter_ms/],
     ["a negative duration", { kind: "drop", probability: 1, duration_ms: -1 }, /duration_ms/],
+    ["a delay longer than a timer holds", { kind: "delay", delay_ms: 1e20 }, /delay_ms .* to 2147483647/],
+    ["a duration longer than a timer holds", { kind: "drop", probability: 1, duration_ms: 2 ** 31 }, /duration_ms/],
     ["an unknown peer", { kind: "drop", probability: 1, peers: ["did:bid:nobody"] }, /not a peer/],
     ["a partition without peers", { kind: "partition" }, /partition needs peers/],
     ["an unknown key", { kind: "drop", probability: 1, probabilty: 1 }, /unknown key/],

@@ -130,6 +130,8 @@ export function mountTransactionRoutes(app: Express, ctx: NodeContext): void {
     const items = (req.body as Body).items;
     if (!Array.isArray(items) || items.length === 0) throw new ChainError(ErrorCode.INVALID_PARAMETER, "items should be a non-empty array");
     const item = items[0] as Body;
+    // null would fail below as an internal error (error 1, outside the API contract: docs/openapi.yaml)
+    if (item === null || typeof item !== "object" || Array.isArray(item)) throw new ChainError(ErrorCode.INVALID_PARAMETER, "items[0] should be an object");
     const transaction =
       item.transaction_json !== undefined
         ? codecs.Transaction.fromJson(item.transaction_json, "transaction_json")
