@@ -47,17 +47,23 @@ export async function* mergeLogs(files: LogFile[], options: MergeOptions = {}): 
 /** mergeLogs, then the records added to the files as they grow, still in time order, until the signal. */
 export async function* followLogs(files: LogFile[], options: FollowOptions): AsyncGenerator<LogRecord> {
   const { signal, pollMs = 250, holdMs = 1000 } = options;
-  yield* mergeLogs(files, options);
-  const keep = levelFilter(options.level);
+  const cutoff = () => (signal.aborted ? "\uffff" : new Date(Date.now() - holdMs).toISOString());
+  // What is there already; its newest records are held back too, as a file may not have its latest yet.
   let held: LogRecord[] = [];
+  const start = cutoff();
+  for await (const record of mergeLogs(files, options)) {
+    if (record.time <= start) yield record;
+    else held.push(record);
+  }
+  const keep = levelFilter(options.level);
   while (!signal.aborted) {
     await sleep(pollMs, undefined, { signal }).catch(() => undefined);
     for (const file of files) {
       for await (const record of file.records()) if (keep(record)) held.push(record);
     }
     held.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
-    const cutoff = signal.aborted ? "\uffff" : new Date(Date.now() - holdMs).toISOString();
-    const due = held.findIndex((record) => record.time > cutoff);
+    const until = cutoff();
+    const due = held.findIndex((record) => record.time > until);
     const ready = due < 0 ? held : held.slice(0, due);
     held = due < 0 ? [] : held.slice(due);
     yield* ready;
