@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
+import { resolve } from "node:path";
 import { LOG_LEVELS, type LogLevel } from "@chainsim/node";
 import { parseCommandArgs, usageError } from "../args.js";
 import { CliError } from "../errors.js";
@@ -23,8 +24,8 @@ export async function logs(args: string[]): Promise<number> {
     1,
   );
   const level = values.level as LogLevel | undefined;
-  if (level !== undefined && !LOG_LEVELS.includes(level)) throw usageError(`logs: --level ${JSON.stringify(level)} is not a level`, `Use one of ${LOG_LEVELS.join(", ")}`);
-  const dataDir = values["data-dir"] ?? defaultDataDir((await loadManifest(DEFAULT_MANIFEST_PATH)).name);
+  if (level !== undefined && !LOG_LEVELS.includes(level)) throw usageError(`logs: --level should be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`);
+  const dataDir = resolve(values["data-dir"] ?? defaultDataDir((await loadManifest(DEFAULT_MANIFEST_PATH)).name));
   const files = await nodeLogs(dataDir, positionals[0]);
   // `chainsim logs | head` closes the pipe early: that is the reader being done, not a failure.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" ? process.exit(0) : undefined));

@@ -50,7 +50,7 @@ function recordLevel(level: unknown): LogLevel {
 
 /** The line `chainsim up` writes into a validator's log before starting it. */
 export function startRecord(node: string): LogRecord {
-  return { time: new Date().toISOString(), level: "info", node, msg: `chainsim: starting ${node}` };
+  return { level: "info", time: new Date().toISOString(), node, msg: `chainsim: starting ${node}` };
 }
 
 const COLOURS: Record<LogLevel, string> = { trace: "90", debug: "36", info: "32", warn: "33", error: "31", fatal: "35" };

@@ -276,7 +276,7 @@ export class ConsensusService {
         ? await ledgers.commit(executed, decision)
         : await ledgers.close(decidedProposal(commit.value, tip), "decided", decision);
     this.afterLedger();
-    this.parts.log.debug(`closed ledger ${ledger.header.seq} (view ${commit.view}) with ${ledger.included.length} transactions`, {
+    this.parts.log.debug("closed ledger", {
       seq: Number(ledger.header.seq),
       view: commit.view,
       txs: ledger.included.length,

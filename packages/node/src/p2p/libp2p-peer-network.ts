@@ -91,11 +91,11 @@ export class Libp2pPeerNetwork implements PeerNetwork {
     node.addEventListener("peer:connect", (event) => {
       const link = this.linkOf(event.detail);
       link?.peerSeen();
-      if (link) this.options.log?.(`p2p: ${link.address} connected`, { peer: link.address });
+      if (link) this.options.log?.("p2p: peer connected", { peer: link.address });
     });
     node.addEventListener("peer:disconnect", (event) => {
       const link = this.linkOf(event.detail);
-      if (link) this.options.log?.warn(`p2p: ${link.address} disconnected`, { peer: link.address });
+      if (link) this.options.log?.warn("p2p: peer disconnected", { peer: link.address });
     });
     this.node = node;
     for (const link of this.links.values()) link.start();
