@@ -24,7 +24,7 @@ import { Libp2pPeerNetwork } from "./p2p/index.js";
 import { TxService } from "./pool/tx-service.js";
 import { Databases } from "./storage/databases.js";
 import { WasmPrewarm } from "./execution/contracts/wasm-prewarm.js";
-import { openNodeLog } from "./logging/node-log.js";
+import { openNodeLog, type NodeLog } from "./logging/node-log.js";
 
 /** Queries run at once, and queries that may wait (more are refused with 114): docs/contracts.md §13, "Queries". */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -44,7 +44,17 @@ export interface RunningNode {
 
 /** Starts one validator in this process: storage, ledger, pool, the ledger closer and the HTTP API. */
 export async function startNode(config: NodeConfig): Promise<RunningNode> {
-  const { log, close: closeLog } = openNodeLog({ name: config.node_name, dataDir: config.data_dir, level: config.log_level });
+  const { log, close } = openNodeLog({ name: config.node_name, dataDir: config.data_dir, level: config.log_level });
+  try {
+    return await startLogged(config, log, close);
+  } catch (error) {
+    log.fatal(`cannot start: ${(error as Error)?.stack ?? error}`);
+    close();
+    throw error;
+  }
+}
+
+async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => void): Promise<RunningNode> {
   const signer = new NodeEd25519Signer(decodePrivateKey(config.validator.private_key));
   const validatorAddress = addressFromPublicKey(signer.publicKey);
   if (!config.validators.includes(validatorAddress)) {
@@ -162,8 +172,6 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     };
   } catch (error) {
     await dbs.close();
-    log.fatal(`cannot start: ${(error as Error)?.stack ?? error}`);
-    closeLog();
     throw error;
   }
 }
