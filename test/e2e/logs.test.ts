@@ -53,7 +53,6 @@ describe("e2e: node logs and chainsim logs", function () {
   });
 
   it("--follow prints the lines written after it started", async () => {
-    const started = new Date().toISOString();
     const seen: Record[] = [];
     follower = spawn(process.execPath, [BIN_PATH, "logs", "--follow", "--json", "--data-dir", net.dataDir], { stdio: ["ignore", "pipe", "inherit"] });
     let buffered = "";
@@ -62,9 +61,12 @@ describe("e2e: node logs and chainsim logs", function () {
       buffered = lines.pop()!;
       seen.push(...lines.map((line) => JSON.parse(line) as Record));
     });
-    // Empty ledgers close every second at most, each logged at debug by every node.
+    await waitFor("the lines already written", async () => (seen.length > 0 ? true : undefined), 60_000);
+    // Its first lines out, it has read what the files held (they are small) a moment later: lines 2 s newer
+    // can only come from reading the files as they grow. Empty ledgers close every second, logged by every node.
+    const later = new Date(Date.now() + 2000).toISOString();
     await waitFor("lines written after --follow started, from every node", async () => {
-      const fresh = new Set(seen.filter((r) => r.time > started && r.msg === "closed ledger").map((r) => r.node));
+      const fresh = new Set(seen.filter((r) => r.time > later && r.msg === "closed ledger").map((r) => r.node));
       return fresh.size === 2 ? true : undefined;
     }, 30_000);
     for (let i = 1; i < seen.length; i++) expect(seen[i].time >= seen[i - 1].time, `line ${i} is older than line ${i - 1}`).to.equal(true);
