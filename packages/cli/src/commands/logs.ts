@@ -28,7 +28,10 @@ export async function logs(args: string[]): Promise<number> {
   const dataDir = resolve(values["data-dir"] ?? defaultDataDir((await loadManifest(DEFAULT_MANIFEST_PATH)).name));
   const files = await nodeLogs(dataDir, positionals[0]);
   // `chainsim logs | head` closes the pipe early: that is the reader being done, not a failure.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" ? process.exit(0) : undefined));
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(0);
+  });
   const colour = process.stdout.isTTY === true;
   const records = values.follow ? followLogs(files, { level, signal: untilInterrupted() }) : mergeLogs(files, { level });
   for await (const record of records) {
