@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   fault: async () => (await import("./commands/fault.js")).fault,
   scenario: async () => (await import("./commands/scenario.js")).scenario,
   dashboard: async () => (await import("./commands/dashboard.js")).dashboard,
+  logs: async () => (await import("./commands/logs.js")).logs,
   help: async () => help,
 };
 

@@ -1,6 +1,11 @@
 import { open } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { formatLogRecord, parseLogLine } from "./logs/log-record.js";
 
-/** The last `lines` lines of a log file, indented for an error message; a note when it cannot be read. */
+/**
+ * The last `lines` lines of a validator's node.log as text (its JSON records pretty-printed), indented for an
+ * error message; a note when it cannot be read.
+ */
 export async function logTail(file: string, lines = 20): Promise<string> {
   let text: string;
   try {
@@ -17,5 +22,12 @@ export async function logTail(file: string, lines = 20): Promise<string> {
     return `  (cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error})`;
   }
   const tail = text.trimEnd().split("\n").slice(-lines);
-  return tail.length === 1 && tail[0] === "" ? "  (the log is empty)" : tail.map((line) => `  | ${line}`).join("\n");
+  if (tail.length === 1 && tail[0] === "") return "  (the log is empty)";
+  const node = basename(dirname(file));
+  return tail
+    .map((line) => {
+      const record = parseLogLine(line, node, "");
+      return `  | ${record ? formatLogRecord(record) : line}`;
+    })
+    .join("\n");
 }

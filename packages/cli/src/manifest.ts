@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
-import { DEFAULT_CONSENSUS, DEFAULT_CONTRACTS, DEFAULT_LIMITS, type ConsensusConfig, type ContractsConfig, type GenesisConfig, type LimitsConfig } from "@chainsim/node";
+import { DEFAULT_CONSENSUS, DEFAULT_CONTRACTS, DEFAULT_LIMITS, LOG_LEVELS, type ConsensusConfig, type ContractsConfig, type GenesisConfig, type LimitsConfig, type LogLevel } from "@chainsim/node";
 import { decodePrivateKey } from "@chainsim/protocol";
 import { accountFromSeed, devAccount, type Account } from "./accounts.js";
 import { CliError } from "./errors.js";
@@ -35,6 +35,8 @@ export interface Manifest {
   nodes: ManifestNode[];
   dev: { private_key_endpoints: boolean };
   debug: { fault_injection: boolean };
+  /** Every validator's log_level (docs/operations.md, "Logs"). */
+  log_level: LogLevel;
   /** How `chainsim scenario` runs this network (docs/faults.md). */
   scenario: ScenarioSettings;
   /** The timed fault schedule (`[[fault]]`), in at_ms order. */
@@ -76,7 +78,7 @@ export async function loadManifest(path: string): Promise<Manifest> {
 /** Validates manifest text; `file` names it in errors and anchors relative key_file paths. */
 export function parseManifest(text: string, file: string): Manifest {
   const root = new TomlTable(file, "", parseToml(text, file));
-  root.allowOnly(["name", "port_base", "genesis", "consensus", "contracts", "limits", "node", "dev", "debug", "scenario", "fault"]);
+  root.allowOnly(["name", "port_base", "log_level", "genesis", "consensus", "contracts", "limits", "node", "dev", "debug", "scenario", "fault"]);
   const name = root.string("name") ?? root.fail("name", "is missing", 'Add a line such as name = "my-net" at the top of the manifest');
   if (!NAME.test(name)) root.fail("name", `is ${JSON.stringify(name)}, which is not a valid network name`, NAME_RULE);
 
@@ -110,9 +112,16 @@ export function parseManifest(text: string, file: string): Manifest {
     nodes,
     dev: { private_key_endpoints: privateKeyEndpoints },
     debug: { fault_injection: faultInjection },
+    log_level: readLogLevel(root),
     scenario: readScenario(root, consensus),
     faults,
   };
+}
+
+function readLogLevel(root: TomlTable): LogLevel {
+  const level = root.string("log_level") ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) root.fail("log_level", `is ${JSON.stringify(level)}`, `Use one of ${LOG_LEVELS.join(", ")}`);
+  return level as LogLevel;
 }
 
 function readScenario(root: TomlTable, consensus: ConsensusConfig): ScenarioSettings {

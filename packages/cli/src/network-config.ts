@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { NodeConfig } from "@chainsim/node";
+import { NODE_LOG_FILE, type NodeConfig } from "@chainsim/node";
 import { stringifyJson } from "@chainsim/protocol";
 import { CliError } from "./errors.js";
 import type { Manifest } from "./manifest.js";
@@ -44,7 +44,7 @@ export interface ValidatorPaths {
 
 export function validatorPaths(dataDir: string, nodeName: string): ValidatorPaths {
   const dir = join(resolve(dataDir), nodeName);
-  return { dir, configFile: join(dir, "config.json"), logFile: join(dir, "node.log") };
+  return { dir, configFile: join(dir, "config.json"), logFile: join(dir, NODE_LOG_FILE) };
 }
 
 export interface NetworkLayout {
@@ -77,6 +77,7 @@ export function networkConfigs(manifest: Manifest, layout: NetworkLayout): NodeC
     limits: { ...manifest.limits },
     dev: { ...manifest.dev },
     debug: { ...manifest.debug },
+    log_level: manifest.log_level,
   }));
 }
 

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdir, open } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { NodeConfig } from "@chainsim/node";
+import { startRecord } from "./logs/log-record.js";
 import { CliError } from "./errors.js";
 import { logTail } from "./log-tail.js";
 import { writeNodeConfig, type ValidatorPaths } from "./network-config.js";
@@ -41,8 +42,9 @@ const VALIDATOR_HEAP_MB = 1536;
 export const VALIDATOR_COMMAND = [process.execPath, "--no-node-snapshot", `--max-old-space-size=${VALIDATOR_HEAP_MB}`, BIN_PATH, "node"];
 
 /**
- * Writes `config` to paths.configFile and starts `chainsim node --config <file>`, appending its stdout and
- * stderr to paths.logFile (a header line marks each start, so restarts are easy to find in the log).
+ * Writes `config` to paths.configFile and starts `chainsim node --config <file>`. The validator writes its own
+ * paths.logFile; its stdout, the same lines, is discarded and its stderr (a crash's stack trace) appended to
+ * that file. A record marks each start, so restarts are easy to find in the log (docs/operations.md, "Logs").
  */
 export async function startValidator(config: NodeConfig, paths: ValidatorPaths, options: StartOptions = {}): Promise<ValidatorProcess> {
   await mkdir(config.data_dir, { recursive: true });
@@ -54,10 +56,10 @@ export async function startValidator(config: NodeConfig, paths: ValidatorPaths, 
 export async function spawnValidator(name: string, paths: ValidatorPaths, options: StartOptions = {}): Promise<ValidatorProcess> {
   const log = await open(paths.logFile, "a");
   try {
-    await log.write(`\n=== chainsim: starting ${name} at ${new Date().toISOString()} ===\n`);
+    await log.write(JSON.stringify(startRecord(name)) + "\n");
     const [program, ...args] = options.command ?? VALIDATOR_COMMAND;
     const child = spawn(program, [...args, "--config", paths.configFile], {
-      stdio: ["ignore", log.fd, log.fd],
+      stdio: ["ignore", "ignore", log.fd],
       detached: options.detach ?? false,
       env: options.env ? { ...process.env, ...options.env } : process.env,
     });

@@ -56,7 +56,7 @@ describe("launcher (with a stand-in validator)", () => {
     const record = (await readNetworkRecord(join(dir, "data")))!;
     expect(record).to.include({ network: "t", manifest: join(dir, "t.toml"), port_base: portBase, detached: false, launcher_pid: process.pid });
     expect(record.nodes.map((n) => n.pid)).to.deep.equal(handle.nodes.map((n) => n.pid));
-    expect(await readFile(record.nodes[0].log_file, "utf8")).to.match(/=== chainsim: starting v1 at .*\nfake v1: listening/);
+    expect(await readFile(record.nodes[0].log_file, "utf8")).to.match(/"msg":"chainsim: starting v1"}\nfake v1: listening/);
 
     await handle.stop();
     for (const node of handle.nodes) expect(isValidatorRunning(node.pid, node.process.paths.configFile)).to.equal(false);
@@ -89,7 +89,7 @@ describe("launcher (with a stand-in validator)", () => {
 
   it("fails with the log tail when a validator does not answer /hello in time", async () => {
     const error = await expectCliError(() => launch("silent", { readyTimeoutMs: 600 }), /^validator v1 did not answer GET http:\/\/127\.0\.0\.1:\d+\/hello within 0\.6 s/);
-    expect(error.details).to.match(/=== chainsim: starting v1/);
+    expect(error.details).to.match(/\| \S+Z v1 INFO  chainsim: starting v1$/m);
     const record = await readNetworkRecord(join(dir, "data"));
     expect(record).to.equal(undefined);
   });

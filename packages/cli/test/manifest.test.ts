@@ -168,6 +168,7 @@ perturb = ["kill", "restart"]
       ["an unknown consensus key", `name = "n"\n[node.a]\n[genesis]\nbalance = 1\n[consensus]\nview_timeout = 5\n`, /^net\.toml: consensus\.view_timeout is not a known key/],
       ["a zero view timeout", `name = "n"\n[node.a]\n[genesis]\nbalance = 1\n[consensus]\nview_timeout_ms = 0\n`, /^net\.toml: consensus\.view_timeout_ms should be at least 1, got 0/],
       ["a text ckp_interval", `name = "n"\n[node.a]\n[genesis]\nbalance = 1\n[consensus]\nckp_interval = "often"\n`, /^net\.toml: consensus\.ckp_interval should be an integer, got "often"/],
+      ["a log_level that is not a level", `name = "n"\nlog_level = "loud"\n[node.a]\n[genesis]\nbalance = 1\n`, /^net\.toml: log_level is "loud"/],
       ["consensus that is not a table", `name = "n"\nconsensus = [1]\n[node.a]\n[genesis]\nbalance = 1\n`, /^net\.toml: consensus should be a table \(\[consensus\]\), got an array/],
       ["an unknown limit", `name = "n"\n[node.a]\n[genesis]\nbalance = 1\n[limits]\nws_client = 5\n`, /^net\.toml: limits\.ws_client is not a known key/],
       ["a zero limit", `name = "n"\n[node.a]\n[genesis]\nbalance = 1\n[limits]\nsubmit_items = 0\n`, /^net\.toml: limits\.submit_items should be at least 1, got 0/],

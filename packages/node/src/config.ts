@@ -1,4 +1,5 @@
 import { ChainError, ErrorCode, addressFromPublicKey, checkAddress, decodePrivateKey, decodePublicKey, toInt64 } from "@chainsim/protocol";
+import { LOG_LEVELS, type LogLevel } from "./logging/node-log.js";
 
 /**
  * Everything one validator process needs, as `chainsim node --config FILE` reads it (JSON). The CLI
@@ -26,6 +27,8 @@ export interface NodeConfig {
   dev: { private_key_endpoints: boolean };
   /** fault_seed seeds the fault plane's draws (probabilities, jitter) so a scenario run repeats; random when absent. */
   debug: { fault_injection: boolean; fault_seed?: number };
+  /** The lowest level written to node.log and stdout (docs/operations.md, "Logs"); info when absent. */
+  log_level: LogLevel;
 }
 
 /** Another validator this one talks to: its libp2p identity follows from `public_key`. */
@@ -182,7 +185,13 @@ export function parseNodeConfig(json: unknown): NodeConfig {
     limits,
     dev: { private_key_endpoints: c.dev?.private_key_endpoints === true },
     debug: { fault_injection: c.debug?.fault_injection === true, ...faultSeed(c.debug?.fault_seed, fail) },
+    log_level: logLevel(c.log_level, fail),
   };
+}
+
+function logLevel(value: unknown, fail: (key: string, why: string) => never): LogLevel {
+  if (value === undefined) return "info";
+  return (LOG_LEVELS as readonly unknown[]).includes(value) ? (value as LogLevel) : fail("log_level", `should be one of ${LOG_LEVELS.join(", ")}`);
 }
 
 function faultSeed(value: unknown, fail: (key: string, why: string) => never): { fault_seed?: number } {

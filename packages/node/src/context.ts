@@ -1,3 +1,4 @@
+import type { NodeLog } from "./logging/node-log.js";
 import type { NodeConfig } from "./config.js";
 import type { SignatureChecker } from "./execution/authorization.js";
 import type { WorkQueue } from "./work-queue.js";
@@ -30,5 +31,5 @@ export interface NodeContext {
   /** Process start, ms since the epoch. */
   startedAt: number;
   webStats: WebServerStats;
-  log: (line: string) => void;
+  log: NodeLog;
 }

@@ -26,6 +26,7 @@ import { TxService } from "./pool/tx-service.js";
 import { poolLimits } from "./pool/tx-pool.js";
 import { Databases } from "./storage/databases.js";
 import { WasmPrewarm } from "./execution/contracts/wasm-prewarm.js";
+import { openNodeLog, type NodeLog } from "./logging/node-log.js";
 
 /** Queries run at once, and queries that may wait (more are refused with 114): docs/contracts.md §13, "Queries". */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -43,13 +44,19 @@ export interface RunningNode {
   stop(): Promise<void>;
 }
 
-function logger(name: string): (line: string) => void {
-  return (line) => process.stdout.write(`${new Date().toISOString()} [${name}] ${line}\n`);
-}
-
 /** Starts one validator in this process: storage, ledger, pool, the ledger closer and the HTTP API. */
 export async function startNode(config: NodeConfig): Promise<RunningNode> {
-  const log = logger(config.node_name);
+  const { log, close } = openNodeLog({ name: config.node_name, dataDir: config.data_dir, level: config.log_level });
+  try {
+    return await startLogged(config, log, close);
+  } catch (error) {
+    log.fatal(`cannot start: ${(error as Error)?.stack ?? error}`);
+    close();
+    throw error;
+  }
+}
+
+async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => void): Promise<RunningNode> {
   const signer = new NodeEd25519Signer(decodePrivateKey(config.validator.private_key));
   const validatorAddress = addressFromPublicKey(signer.publicKey);
   if (!config.validators.includes(validatorAddress)) {
@@ -57,7 +64,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   }
   const unsafeQuorum = unsafeQuorumFromEnv();
   if (unsafeQuorum !== null) {
-    log(`UNSAFE: ${UNSAFE_QUORUM_ENV}=${unsafeQuorum}: this validator commits on ${unsafeQuorum} vote(s) instead of 2f+1 and can break agreement (tests only)`);
+    log.warn(`UNSAFE: ${UNSAFE_QUORUM_ENV}=${unsafeQuorum}: this validator commits on ${unsafeQuorum} vote(s) instead of 2f+1 and can break agreement (tests only)`);
   }
   const dbs = await Databases.open(config.data_dir);
   try {
@@ -69,9 +76,9 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     // Metered texts are kept on disk by the ledger worker, which instruments only deployed code; the query
     // worker reads them, never adds the code of a query (docs/contracts.md §13, "Preparing a contract's code").
     const meteredDir = join(config.data_dir, METERED_DIR);
-    const contracts = { runtime: new ContractWorkerRuntime(limits, { log, metered: { dir: meteredDir, writable: true } }), limits, trace: log };
+    const contracts = { runtime: new ContractWorkerRuntime(limits, { log: log.warn, metered: { dir: meteredDir, writable: true } }), limits, trace: log };
     const queries = {
-      runtime: new ContractWorkerRuntime(limits, { log, niceness: QUERY_NICENESS, metered: { dir: meteredDir, writable: false } }),
+      runtime: new ContractWorkerRuntime(limits, { log: log.warn, niceness: QUERY_NICENESS, metered: { dir: meteredDir, writable: false } }),
       limits,
       queue: new WorkQueue(QUERY_CONCURRENCY, QUERY_MAX_WAITING, "contract queries"),
     };
@@ -134,7 +141,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       context.webStats,
       bodies,
       config.limits,
-      log,
+      log.error,
     );
     await network.start();
     consensus.start();
@@ -164,6 +171,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         queries.runtime.dispose();
         await dbs.close();
         log("stopped");
+        closeLog();
       },
     };
   } catch (error) {

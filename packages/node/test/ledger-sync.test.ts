@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { codecs } from "@chainsim/protocol";
 import { LedgerSync, type LedgerSyncParts } from "../src/consensus/ledger-sync.js";
+import { collectingLog } from "./helpers/log.js";
 
 /** State sync believes announced tips only as hints (docs/consensus.md, "State transfer"). */
 describe("LedgerSync: a peer's announced tip", () => {
@@ -23,7 +24,7 @@ describe("LedgerSync: a peer's announced tip", () => {
         },
       },
       verifier: {},
-      log: (line: string) => logs.push(line),
+      log: collectingLog(logs),
       now: () => clock.now,
       enqueue: (task: () => Promise<void>) => void task(),
       onSynced: () => {},
@@ -75,7 +76,7 @@ describe("LedgerSync: a peer's announced tip", () => {
         },
       },
       verifier: {},
-      log: (line: string) => logs.push(line),
+      log: collectingLog(logs),
       now: () => clock.now,
       enqueue: (task: () => Promise<void>) => void task(),
       onSynced: () => {},

@@ -20,6 +20,11 @@ commands:
     --data-dir D | --nodes URL,...   as for status
     --port P              where the page is served (default 16900; 0 picks a free port)
     --host H              address to listen on (default 127.0.0.1)
+  logs [NODE]           the validators' logs (or NODE's), merged in time order, each line with its node
+    --data-dir D          the network's data directory (default: .chainsim/<network name> of the default manifest)
+    --level L             only L and above: trace, debug, info, warn, error, fatal
+    --follow, -f          keep printing lines as they are written, until Ctrl-C
+    --json                one JSON record per line instead of text
   fault NODE ACTION [ARG]  a fault on a running network (docs/faults.md); \`fault all heal\` heals every node
     kill|start|restart|wipe|pause|resume           the validator's process (wipe: delete its data, restart, state-sync)
     partition v2,v3 | disconnect | heal            cut links both ways (disconnect: from every other node); heal: drop NODE's rules

@@ -15,6 +15,7 @@ import { NewestMap } from "../collections.js";
 import { PersistThenSend } from "./persist-then-send.js";
 import { SnapshotStore } from "./snapshot-store.js";
 import { TxGossip } from "./tx-gossip.js";
+import type { LogLevel, NodeLog } from "../logging/node-log.js";
 
 const TICK_MS = 25;
 /** Executed values for the next ledger kept for its commit (ConsensusService.executedValues). */
@@ -29,7 +30,7 @@ export interface ConsensusServiceParts {
   txs: TxService;
   network: PeerNetwork;
   keyvalue: Db;
-  log: (line: string) => void;
+  log: NodeLog;
   /** Test-only: see ReplicaConfig.unsafeQuorum. */
   unsafeQuorum?: number;
   /** Fault injection (docs/faults.md, `censor`): while true, this validator proposes no transactions. */
@@ -106,12 +107,12 @@ export class ConsensusService {
         if (to === "all") parts.network.broadcast(bytes, "consensus");
         else parts.network.send(parts.validators[to]!, bytes, "consensus");
       },
-      log: parts.log,
+      log: parts.log.error,
     });
     this.censorshipPatienceMs = Math.max(4 * parts.consensus.view_timeout_ms, 6_000);
     // The least any proposal may hold: a ledger with fewer had room for every transaction its primary knew.
     this.censorship = new CensorshipWatch(this.censorshipPatienceMs, Math.min(MIN_PROPOSAL_TXS, parts.consensus.max_txs_per_ledger));
-    this.gossip = new TxGossip(parts.network, parts.txs, parts.log);
+    this.gossip = new TxGossip(parts.network, parts.txs, parts.log.warn);
     this.proposalSize = new ProposalSize(parts.consensus.view_timeout_ms, parts.consensus.max_txs_per_ledger);
     this.ledgerSync = new LedgerSync({
       ledgers: parts.ledgers,
@@ -217,7 +218,7 @@ export class ConsensusService {
 
   /** Carries out one output of the replica: persist before send, then queue checks and commits. */
   private handle(out: Output): void {
-    for (const event of out.events) this.parts.log(`consensus: ${event}`);
+    for (const event of out.events) this.parts.log[eventLevel(event)](`consensus: ${event}`);
     this.outbound.carry(out.persist ? this.replica.snapshot() : undefined, out.send);
     for (const request of out.validate) this.enqueue(() => this.check(request.view, request.seq, request.digest, request.value));
     for (const commit of out.commits) {
@@ -228,7 +229,7 @@ export class ConsensusService {
   }
 
   private enqueue(task: () => Promise<void>): void {
-    this.work = this.work.then(task).catch((error) => this.parts.log(`consensus: ${(error as Error).stack ?? error}`));
+    this.work = this.work.then(task).catch((error) => this.parts.log.error(`consensus: ${(error as Error).stack ?? error}`));
   }
 
   // --- ledger work -------------------------------------------------------------------------------
@@ -252,7 +253,7 @@ export class ConsensusService {
     } catch (error) {
       if (!(error instanceof InvalidProposal)) throw error;
       ok = false;
-      this.parts.log(`consensus: refusing the value proposed for ledger ${seq} in view ${view}: ${error.message}`);
+      this.parts.log.warn(`consensus: refusing the value proposed for ledger ${seq} in view ${view}: ${error.message}`);
     }
     this.handle(this.replica.valueChecked(view, seq, digest, ok, this.now()));
   }
@@ -275,7 +276,11 @@ export class ConsensusService {
         ? await ledgers.commit(executed, decision)
         : await ledgers.close(decidedProposal(commit.value, tip), "decided", decision);
     this.afterLedger();
-    this.parts.log(`closed ledger ${ledger.header.seq} (view ${commit.view}) with ${ledger.included.length} transactions`);
+    this.parts.log.debug("closed ledger", {
+      seq: Number(ledger.header.seq),
+      view: commit.view,
+      txs: ledger.included.length,
+    });
     this.watchCensorship(commit.view, { included: ledger.included.length, full: ledger.full });
     this.handle(this.replica.executed(commit.seq, toHex(ledger.header.hash!), this.now()));
   }
@@ -357,4 +362,15 @@ export class ConsensusService {
     this.lastCloseWall = this.now();
     for (const check of this.waitingChecks.splice(0)) this.enqueue(check);
   }
+}
+
+/**
+ * The log level of a replica's event (docs/operations.md, "Logs"): broken invariants are errors, view
+ * changes and refused messages warnings, their ends news, per-checkpoint progress noise.
+ */
+function eventLevel(event: string): LogLevel {
+  if (/^(SAFETY|our state)/.test(event)) return "error";
+  if (event.startsWith("stable checkpoint")) return "debug";
+  if (/^(entered view|trusting|synced to)/.test(event)) return "info";
+  return "warn";
 }

@@ -4,6 +4,7 @@ import type { ExecutedLedger } from "../execution/executor.js";
 import type { LedgerManager } from "../ledger/ledger-manager.js";
 import type { PeerNetwork } from "../p2p/index.js";
 import { decidedProposal, decisionDigest } from "./decided-values.js";
+import type { NodeLog } from "../logging/node-log.js";
 
 /** Ledgers one sync request asks for, and the bytes an answer may hold (a few large ledgers fill it). */
 export const SYNC_BATCH_LEDGERS = 100;
@@ -71,7 +72,7 @@ export interface LedgerSyncParts {
   ledgers: LedgerManager;
   network: PeerNetwork;
   verifier: Verifier;
-  log: (line: string) => void;
+  log: NodeLog;
   now: () => number;
   /** Runs ledger-moving work in the consensus service's order. */
   enqueue: (task: () => Promise<void>) => void;
@@ -187,7 +188,7 @@ export class LedgerSync {
   private distrust(peer: string, why: string): void {
     const forMs = Math.min(MAX_DISTRUST_MS, (this.distrusted.get(peer)?.forMs ?? DISTRUST_MS / 2) * 2);
     this.distrusted.set(peer, { until: this.parts.now() + forMs, forMs });
-    this.parts.log(`sync: not believing ${peer}'s announced tip for ${forMs / 1000} s: ${why}`);
+    this.parts.log.warn(`sync: not believing ${peer}'s announced tip for ${forMs / 1000} s: ${why}`);
   }
 
   /** One request to `peer` and the ledgers it answered applied; how many were. */
@@ -199,7 +200,7 @@ export class LedgerSync {
     try {
       answer = await this.parts.network.request(peer, syncRequest(from), this.evidenced ? SYNC_REQUEST_TIMEOUT_MS : UNEVIDENCED_REQUEST_TIMEOUT_MS);
     } catch (error) {
-      log(`sync: ${peer} did not answer for ledgers from ${from}: ${(error as Error).message}`);
+      log.warn(`sync: ${peer} did not answer for ledgers from ${from}: ${(error as Error).message}`);
       if (announced >= from) this.distrust(peer, "it did not answer");
       return 0;
     }
@@ -212,7 +213,7 @@ export class LedgerSync {
     } else if (result.refused || (announced >= from && ledgers.lastHeader.seq! < from)) {
       this.distrust(peer, result.refused ?? `it announced ledger ${announced} and sent none from ${from}`);
     }
-    if (result.refused) log(`sync: ${peer}: ${result.refused}`);
+    if (result.refused) log.warn(`sync: ${peer}: ${result.refused}`);
     return result.applied;
   }
 

@@ -12,6 +12,7 @@ import { libp2pIdentity, peerIdOfPublicKey } from "./peer-identity.js";
 import { DEFAULT_BACKOFF, PeerLink, type BackoffPolicy } from "./peer-link.js";
 import type { Channel, MessageHandler, PeerNetwork, PeerStatus, RequestHandler } from "./peer-network.js";
 import { answer, exchange } from "./request-stream.js";
+import type { NodeLog } from "../logging/node-log.js";
 
 /** The long-lived stream each node opens to each peer and writes its messages on. */
 export const MESSAGE_PROTOCOL = "/chainsim/messages/1.0.0";
@@ -30,7 +31,7 @@ export interface Libp2pPeerNetworkOptions {
   /** libp2p connections at once (limits.p2p_connections); libp2p's default when absent. */
   maxConnections?: number;
   /** Where unexpected failures (a throwing message handler) are reported. */
-  log?: (line: string) => void;
+  log?: NodeLog;
 }
 
 /**
@@ -67,7 +68,7 @@ export class Libp2pPeerNetwork implements PeerNetwork {
   }
 
   /** The network a validator's config describes. */
-  static fromConfig(config: NodeConfig, log?: (line: string) => void): Promise<Libp2pPeerNetwork> {
+  static fromConfig(config: NodeConfig, log?: NodeLog): Promise<Libp2pPeerNetwork> {
     return Libp2pPeerNetwork.create({
       privateKey: config.validator.private_key,
       listenAddress: config.p2p.listen_address,
@@ -96,7 +97,15 @@ export class Libp2pPeerNetwork implements PeerNetwork {
     });
     await node.handle(MESSAGE_PROTOCOL, (stream, connection) => this.acceptMessageStream(stream, connection));
     await node.handle(REQUEST_PROTOCOL, (stream, connection) => this.acceptRequestStream(stream, connection), { maxInboundStreams: 64 });
-    node.addEventListener("peer:connect", (event) => this.linkOf(event.detail)?.peerSeen());
+    node.addEventListener("peer:connect", (event) => {
+      const link = this.linkOf(event.detail);
+      link?.peerSeen();
+      if (link) this.options.log?.("p2p: peer connected", { peer: link.address });
+    });
+    node.addEventListener("peer:disconnect", (event) => {
+      const link = this.linkOf(event.detail);
+      if (link) this.options.log?.warn("p2p: peer disconnected", { peer: link.address });
+    });
     this.node = node;
     for (const link of this.links.values()) link.start();
   }
@@ -157,7 +166,7 @@ export class Libp2pPeerNetwork implements PeerNetwork {
       try {
         handler(link.address, payload, channel);
       } catch (error) {
-        this.options.log?.(`p2p: a message handler failed on a ${channel} message from ${link.address}: ${(error as Error)?.stack ?? error}`);
+        this.options.log?.error(`p2p: a message handler failed on a ${channel} message from ${link.address}: ${(error as Error)?.stack ?? error}`);
       }
     }
   }
