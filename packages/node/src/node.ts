@@ -12,6 +12,8 @@ import { EventServer } from "./events/event-server.js";
 import { createApp } from "./http/app.js";
 import { JsonBodyParser } from "./http/json-body.js";
 import { mountFaultRoutes } from "./http/routes/faults.js";
+import { mountMetricsRoutes } from "./http/routes/metrics.js";
+import { NodeMetrics } from "./metrics/node-metrics.js";
 import { mountAccountRoutes } from "./http/routes/accounts.js";
 import { mountLedgerRoutes } from "./http/routes/ledgers.js";
 import { mountStatusRoutes } from "./http/routes/status.js";
@@ -58,6 +60,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     log(`UNSAFE: ${UNSAFE_QUORUM_ENV}=${unsafeQuorum}: this validator commits on ${unsafeQuorum} vote(s) instead of 2f+1 and can break agreement (tests only)`);
   }
   const dbs = await Databases.open(config.data_dir);
+  const metrics = new NodeMetrics();
   try {
     const signatures = new SignatureChecker(new Ed25519Verifier());
     const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config.contracts.steps, builtinSteps: config.contracts.builtin_steps, lint: config.contracts.lint };
@@ -67,14 +70,15 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     // Metered texts are kept on disk by the ledger worker, which instruments only deployed code; the query
     // worker reads them, never adds the code of a query (docs/contracts.md §13, "Preparing a contract's code").
     const meteredDir = join(config.data_dir, METERED_DIR);
-    const contracts = { runtime: new ContractWorkerRuntime(limits, { log, metered: { dir: meteredDir, writable: true } }), limits, trace: log };
+    const contracts = { runtime: metrics.contractRuntime(new ContractWorkerRuntime(limits, { log, metered: { dir: meteredDir, writable: true } }), "ledger"), limits, trace: log };
     const queries = {
-      runtime: new ContractWorkerRuntime(limits, { log, niceness: QUERY_NICENESS, metered: { dir: meteredDir, writable: false } }),
+      runtime: metrics.contractRuntime(new ContractWorkerRuntime(limits, { log, niceness: QUERY_NICENESS, metered: { dir: meteredDir, writable: false } }), "query"),
       limits,
       queue: new WorkQueue(QUERY_CONCURRENCY, QUERY_MAX_WAITING, "contract queries"),
     };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures);
+    metrics.watchLedgers(ledgers, txs);
     const prewarm = new WasmPrewarm(contracts.runtime);
     txs.onAdmitted((tx) => prewarm.admitted(tx));
     const events = new EventServer({ ledgers, txs, validatorAddress, chainId: config.genesis.chain_id, log });
@@ -89,7 +93,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
           unsafeQuorum,
         })
       : undefined;
-    const network = faults?.network ?? p2p;
+    if (faults) metrics.watchFaults(faults.plane);
+    const network = metrics.peerNetwork(faults?.network ?? p2p, config.p2p.peers.map((peer) => peer.address));
     const consensus = await ConsensusService.open({
       consensus: config.consensus,
       validators: config.validators,
@@ -102,7 +107,9 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       log,
       unsafeQuorum: unsafeQuorum ?? undefined,
       censoring: faults && (() => faults.plane.byzantine("censor")),
+      phases: metrics.phases,
     });
+    metrics.watchConsensus(consensus);
     const context: NodeContext = {
       config,
       dbs,
@@ -127,10 +134,12 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         mountTransactionRoutes(a, context);
         mountLedgerRoutes(a, context);
         mountFaultRoutes(a, faults?.plane);
+        mountMetricsRoutes(a, metrics);
       },
       context.webStats,
       bodies,
       log,
+      (req, res) => metrics.trackRequest(req, res),
     );
     await network.start();
     consensus.start();
