@@ -6,6 +6,8 @@ import { createApp, sendJson } from "../src/http/app.js";
 import { JsonBodyParser } from "../src/http/json-body.js";
 import { mountMetricsRoutes } from "../src/http/routes/metrics.js";
 import { NodeMetrics, UNMATCHED_ROUTE } from "../src/metrics/node-metrics.js";
+import { ContractFailure, type ContractRuntime, type ExecutionOutcome, type ExecutionRequest } from "@chainsim/contracts";
+import type { MessageHandler, PeerNetwork } from "../src/p2p/index.js";
 import { TestChain, makeKey, op } from "./helpers/chain.js";
 
 const A = makeKey("a");
@@ -94,6 +96,61 @@ describe("NodeMetrics", () => {
       expect(text).to.match(/^# HELP chainsim_http_requests_total /m);
       expect(text).to.match(/^process_resident_memory_bytes \d+/m);
       expect(text).to.match(/^nodejs_eventloop_lag_seconds /m);
+    });
+  });
+
+  describe("contract runs", () => {
+    /** A runtime whose runs use `steps` and then fail with `code`, if given. */
+    const runtime = (steps: number, code?: number): ContractRuntime => ({
+      validate: async () => {},
+      execute: async (request) => {
+        request.meter.used += steps;
+        if (code !== undefined) throw new ContractFailure(code, "failed");
+        return {} as ExecutionOutcome;
+      },
+      dispose: () => {},
+    });
+    const request = (depth: number, used = 0) => ({ depth, meter: { used, limit: 1000, exhausted: false } }) as unknown as ExecutionRequest;
+
+    it("counts runs, the steps of outermost runs, and failures by error code, per purpose", async () => {
+      const metrics = new NodeMetrics();
+      const ledger = metrics.contractRuntime(runtime(7), "ledger");
+      await ledger.execute(request(0, 100));
+      await ledger.execute(request(1)); // nested: its steps are the outermost run's
+      const failing = metrics.contractRuntime(runtime(5, 151), "query");
+      await failing.execute(request(0)).catch(() => {});
+      const figures = async (name: string) => (await samples(metrics, name)).map((s) => ({ ...s.labels, value: s.value }));
+      expect(await figures("chainsim_contract_runs_total")).to.deep.equal([{ purpose: "ledger", value: 2 }, { purpose: "query", value: 1 }]);
+      expect(await figures("chainsim_contract_steps_total")).to.deep.equal([{ purpose: "ledger", value: 7 }, { purpose: "query", value: 5 }]);
+      expect(await figures("chainsim_contract_failures_total")).to.deep.equal([{ purpose: "query", error_code: "151", value: 1 }]);
+    });
+  });
+
+  describe("peer messages", () => {
+    it("counts messages and payload bytes by direction, type and peer; a broadcast once per configured peer", async () => {
+      let deliver: MessageHandler = () => {};
+      const inner = { send: () => {}, broadcast: () => {}, onMessage: (handler: MessageHandler) => (deliver = handler) } as unknown as PeerNetwork;
+      const metrics = new NodeMetrics();
+      const network = metrics.peerNetwork(inner, ["p1", "p2"]);
+      const received: string[] = [];
+      network.onMessage((from) => received.push(from));
+      network.broadcast(new Uint8Array(10), "consensus");
+      network.send("p2", new Uint8Array(3), "txs");
+      deliver("p1", new Uint8Array(4), "status");
+      expect(received).to.deep.equal(["p1"]);
+      const figures = async (name: string) => (await samples(metrics, name)).map((s) => ({ ...s.labels, value: s.value }));
+      expect(await figures("chainsim_p2p_messages_total")).to.have.deep.members([
+        { direction: "sent", type: "consensus", peer: "p1", value: 1 },
+        { direction: "sent", type: "consensus", peer: "p2", value: 1 },
+        { direction: "sent", type: "txs", peer: "p2", value: 1 },
+        { direction: "received", type: "status", peer: "p1", value: 1 },
+      ]);
+      expect(await figures("chainsim_p2p_bytes_total")).to.have.deep.members([
+        { direction: "sent", type: "consensus", peer: "p1", value: 10 },
+        { direction: "sent", type: "consensus", peer: "p2", value: 10 },
+        { direction: "sent", type: "txs", peer: "p2", value: 3 },
+        { direction: "received", type: "status", peer: "p1", value: 4 },
+      ]);
     });
   });
 });

@@ -9,7 +9,7 @@ import type { PeerNetwork } from "../p2p/index.js";
 import { DEFAULT_POOL_LIMITS } from "../pool/tx-pool.js";
 import type { TxService } from "../pool/tx-service.js";
 import { MeteredPeerNetwork } from "./metered-peer-network.js";
-import { MeteredRuntime, type RunPurpose } from "./metered-runtime.js";
+import { ContractCounters, MeteredRuntime, type RunPurpose } from "./metered-runtime.js";
 
 /** The label of every request no route answered: a client cannot make up label values (docs/operations.md, "Metrics"). */
 export const UNMATCHED_ROUTE = "unmatched";
@@ -28,6 +28,7 @@ export class NodeMetrics {
   private readonly httpRequests = new Counter({ name: "chainsim_http_requests_total", help: "HTTP requests answered, by method, route pattern and status code", labelNames: ["method", "route", "status"] as const, registers: [this.registry] });
   private readonly commitLatency = new Histogram({ name: "chainsim_commit_latency_seconds", help: "From a transaction's admission to this validator's pool to the commit of the ledger that includes it", buckets: LATENCY_BUCKETS, registers: [this.registry] });
   private readonly phaseSeconds = new Histogram({ name: "chainsim_consensus_phase_seconds", help: "Durations of the consensus phases this validator observes, by phase", labelNames: ["phase"] as const, buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly contractCounters = new ContractCounters(this.registry);
   /** performance.now() at admission, by transaction hash; bounded like the pool. */
   private readonly admittedAt = new NewestMap<string, number>(DEFAULT_POOL_LIMITS.total);
 
@@ -82,7 +83,7 @@ export class NodeMetrics {
 
   /** The runtime, counting contract runs, steps and failures under `purpose`. */
   contractRuntime(inner: ContractRuntime, purpose: RunPurpose): ContractRuntime {
-    return new MeteredRuntime(inner, purpose, this.registry);
+    return new MeteredRuntime(inner, purpose, this.contractCounters);
   }
 
   /** Counts the request when it is answered, under its route's pattern (express sets req.route on a match). */
