@@ -70,7 +70,6 @@ function parseLabels(text: string): Record<string, string> | undefined {
     const match = LABEL.exec(text);
     if (!match || match[1] in labels) return undefined;
     labels[match[1]] = match[2].replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c));
-    if (match[3] === "") break;
   }
   return LABEL.lastIndex === text.length || text === "" ? labels : undefined;
 }
