@@ -64,6 +64,9 @@ describe("e2e: chainsim dashboard in headless Chromium", function () {
     expect(await page.locator("#hashes .mismatch").count()).to.equal(0);
     expect(await page.locator("#chart polyline").count()).to.equal(4);
     expect(await page.locator("#summary").textContent()).to.contain("hashes agree");
+    // Pool and view changes are each node's /metrics figures (docs/operations.md, "Metrics"): "?" if unread.
+    expect(await page.locator("#nodes td.view-changes").allTextContents()).to.satisfy((cells: string[]) => cells.length === 4 && cells.every((c) => /^\d+$/.test(c)));
+    expect(await page.locator("#nodes td.pool").allTextContents()).to.satisfy((cells: string[]) => cells.length === 4 && cells.every((c) => /^\d+$/.test(c)));
   });
 
   it("lists a node's active fault rule", async () => {

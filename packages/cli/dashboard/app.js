@@ -32,7 +32,7 @@ function renderNodes(state) {
     const endpoint = el("td", { class: "mono" }, n.http);
     if (n.error) {
       return el("tr", { "data-node": n.name, "data-state": "down", class: "is-down" }, name,
-        el("td", {}, el("span", { class: "badge down" }, "DOWN")), el("td", { colspan: 6, class: "reason" }, n.error), endpoint);
+        el("td", {}, el("span", { class: "badge down" }, "DOWN")), el("td", { colspan: 8, class: "reason" }, n.error), endpoint);
     }
     const view = el("td", { class: "num" }, String(n.view), n.view_active ? "" : [" ", el("span", { class: "badge changing" }, "changing")]);
     return el("tr", { "data-node": n.name, "data-state": "up", "data-role": n.is_leader ? "leader" : "backup" }, name,
@@ -42,7 +42,10 @@ function renderNodes(state) {
       el("td", { class: "num seq" }, String(n.last_exe_seq)),
       el("td", { class: "mono" }, (n.phase || "").replace(/^PHASE_/, "")),
       el("td", { class: "num" }, String(n.peers)),
-      el("td", { class: "num" }, String(n.pool)),
+      // Pool, view changes and commit latency are the node's /metrics figures: what Prometheus sees.
+      el("td", { class: "num pool" }, n.metrics ? String(n.metrics.pool) : "?"),
+      el("td", { class: "num view-changes" }, n.metrics ? String(n.metrics.view_changes) : "?"),
+      el("td", { class: "num commit-latency" }, n.metrics?.commit_latency_ms != null ? `${Math.round(n.metrics.commit_latency_ms)} ms` : "–"),
       endpoint);
   });
   document.querySelector("#nodes tbody").replaceChildren(...rows);

@@ -12,6 +12,8 @@ import { EventServer, eventOptions } from "./events/event-server.js";
 import { createApp } from "./http/app.js";
 import { JsonBodyParser } from "./http/json-body.js";
 import { mountFaultRoutes } from "./http/routes/faults.js";
+import { mountMetricsRoutes } from "./http/routes/metrics.js";
+import { NodeMetrics } from "./metrics/node-metrics.js";
 import { mountAccountRoutes } from "./http/routes/accounts.js";
 import { mountLedgerRoutes } from "./http/routes/ledgers.js";
 import { mountOpenApiRoute } from "./http/routes/openapi.js";
@@ -67,6 +69,7 @@ async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => voi
     log.warn(`UNSAFE: ${UNSAFE_QUORUM_ENV}=${unsafeQuorum}: this validator commits on ${unsafeQuorum} vote(s) instead of 2f+1 and can break agreement (tests only)`);
   }
   const dbs = await Databases.open(config.data_dir);
+  const metrics = new NodeMetrics();
   try {
     const signatures = new SignatureChecker(new Ed25519Verifier());
     const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config.contracts.steps, builtinSteps: config.contracts.builtin_steps, lint: config.contracts.lint };
@@ -76,14 +79,15 @@ async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => voi
     // Metered texts are kept on disk by the ledger worker, which instruments only deployed code; the query
     // worker reads them, never adds the code of a query (docs/contracts.md §13, "Preparing a contract's code").
     const meteredDir = join(config.data_dir, METERED_DIR);
-    const contracts = { runtime: new ContractWorkerRuntime(limits, { log: log.warn, metered: { dir: meteredDir, writable: true } }), limits, trace: log };
+    const contracts = { runtime: metrics.contractRuntime(new ContractWorkerRuntime(limits, { log: log.warn, metered: { dir: meteredDir, writable: true } }), "ledger"), limits, trace: log };
     const queries = {
-      runtime: new ContractWorkerRuntime(limits, { log: log.warn, niceness: QUERY_NICENESS, metered: { dir: meteredDir, writable: false } }),
+      runtime: metrics.contractRuntime(new ContractWorkerRuntime(limits, { log: log.warn, niceness: QUERY_NICENESS, metered: { dir: meteredDir, writable: false } }), "query"),
       limits,
       queue: new WorkQueue(QUERY_CONCURRENCY, QUERY_MAX_WAITING, "contract queries"),
     };
     const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
     const txs = new TxService(ledgers, signatures, Date.now, poolLimits(config.limits));
+    metrics.watchLedgers(ledgers, txs);
     const prewarm = new WasmPrewarm(contracts.runtime);
     txs.onAdmitted((tx) => prewarm.admitted(tx));
     const events = new EventServer({ ledgers, txs, validatorAddress, chainId: config.genesis.chain_id, log }, eventOptions(config.limits));
@@ -98,7 +102,8 @@ async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => voi
           unsafeQuorum,
         })
       : undefined;
-    const network = faults?.network ?? p2p;
+    if (faults) metrics.watchFaults(faults.plane);
+    const network = metrics.peerNetwork(faults?.network ?? p2p, config.p2p.peers.map((peer) => peer.address));
     const consensus = await ConsensusService.open({
       consensus: config.consensus,
       validators: config.validators,
@@ -111,7 +116,9 @@ async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => voi
       log,
       unsafeQuorum: unsafeQuorum ?? undefined,
       censoring: faults && (() => faults.plane.byzantine("censor")),
+      phases: metrics.phases,
     });
+    metrics.watchConsensus(consensus);
     const context: NodeContext = {
       config,
       dbs,
@@ -137,11 +144,13 @@ async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => voi
         mountLedgerRoutes(a, context);
         mountFaultRoutes(a, faults?.plane);
         mountOpenApiRoute(a);
+        mountMetricsRoutes(a, metrics);
       },
       context.webStats,
       bodies,
       config.limits,
       log.error,
+      (req, res) => metrics.trackRequest(req, res),
     );
     await network.start();
     consensus.start();

@@ -1,10 +1,12 @@
 /**
  * What the dashboard shows, gathered once a second in the dashboard server (not in the browser), so every
- * page and every reload sees the same height history: node status (readNetworkStatus), the ledger hashes
- * of the last HASH_WINDOW seqs on every node, each node's active faults, and height samples over time.
+ * page and every reload sees the same height history: node status (readNetworkStatus), the figures of each
+ * node's GET /metrics (the numbers Prometheus scrapes), the ledger hashes of the last HASH_WINDOW seqs on
+ * every node, each node's active faults, and height samples over time.
  */
 import { readNetworkStatus, type NetworkStatus, type NodeStatus } from "../network-status.js";
 import { failure, getJson } from "../node-http.js";
+import { parsePrometheusText, type MetricFamily } from "./prometheus-text.js";
 
 export interface NodeRef {
   name: string;
@@ -21,12 +23,20 @@ export interface FaultsView {
   note?: string;
 }
 
+/** A node's figures from its GET /metrics (docs/operations.md, "Metrics"); absent while it cannot be read. */
+export interface MetricsView {
+  pool: number;
+  view_changes: number;
+  /** Mean of chainsim_commit_latency_seconds since the node started, in ms; null before any commit. */
+  commit_latency_ms: number | null;
+}
+
 export interface DashboardState {
   updated_at: number | undefined;
   poll_ms: number;
   common_seq: number | undefined;
   mismatch: boolean;
-  nodes: (NodeStatus & { faults: FaultsView })[];
+  nodes: (NodeStatus & { faults: FaultsView; metrics?: MetricsView })[];
   /** Hashes of the last seqs, one row per node in `nodes` order; null where the node has no such ledger (yet). */
   hashes: { seqs: number[]; rows: (string | null)[][]; mismatched: number[] };
   /** Height of each node (in `nodes` order) over time; null while it did not answer. */
@@ -45,6 +55,7 @@ export class NetworkMonitor {
   private readonly nodes: NodeRef[];
   private statuses: NetworkStatus | undefined;
   private faults: FaultsView[] = [];
+  private metrics: (MetricsView | undefined)[] = [];
   private updatedAt: number | undefined;
   /** Closed ledgers never change, so each (node, seq) hash is read once. */
   private readonly hashCache = new Map<string, Map<number, string>>();
@@ -80,10 +91,11 @@ export class NetworkMonitor {
 
   /** One reading of every node; never throws (a node that fails is shown DOWN). */
   private async poll(): Promise<void> {
-    const [status, faults] = await Promise.all([readNetworkStatus(this.nodes), Promise.all(this.nodes.map(readFaults))]);
+    const [status, faults, metrics] = await Promise.all([readNetworkStatus(this.nodes), Promise.all(this.nodes.map(readFaults)), Promise.all(this.nodes.map(readMetrics))]);
     await this.readHashes(status.nodes);
     const t = Date.now();
     this.statuses = status;
+    this.metrics = metrics;
     this.faults = faults.map((f, i) => (status.nodes[i].error && !f.available ? { available: false, note: "node down" } : f));
     this.updatedAt = t;
     this.history.push({ t, seq: status.nodes.map((n) => (n.error ? null : n.last_exe_seq ?? null)) });
@@ -126,7 +138,7 @@ export class NetworkMonitor {
       poll_ms: this.pollMs,
       common_seq: this.statuses?.common_seq,
       mismatch: (this.statuses?.mismatch ?? false) || mismatched.length > 0,
-      nodes: nodes.map((n, i) => ({ ...n, faults: this.faults[i] ?? { available: false, note: "not read yet" } })),
+      nodes: nodes.map((n, i) => ({ ...n, faults: this.faults[i] ?? { available: false, note: "not read yet" }, metrics: this.metrics[i] })),
       hashes: { seqs, rows, mismatched },
       history: this.history,
       view_changes: this.viewChanges,
@@ -154,4 +166,26 @@ async function readFaults(node: NodeRef): Promise<FaultsView> {
     if (/HTTP 404/.test(why)) return { available: false, note: "no fault plane on this node" };
     return { available: false, note: why === "timeout" ? "no answer" : why };
   }
+}
+
+/** The dashboard's figures from a node's GET /metrics; undefined when it does not answer or lacks them. */
+async function readMetrics(node: NodeRef): Promise<MetricsView | undefined> {
+  try {
+    const response = await fetch(`${node.http}/metrics`, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+    if (!response.ok) return undefined;
+    const families = parsePrometheusText(await response.text());
+    const value = (name: string, sample = name) => families.get(name)?.samples.find((s) => s.name === sample)?.value;
+    const pool = value("chainsim_pool_transactions");
+    const viewChanges = value("chainsim_consensus_view_changes_total");
+    if (pool === undefined || viewChanges === undefined) return undefined;
+    return { pool, view_changes: viewChanges, commit_latency_ms: meanMs(families.get("chainsim_commit_latency_seconds")) };
+  } catch {
+    return undefined;
+  }
+}
+
+function meanMs(histogram: MetricFamily | undefined): number | null {
+  const sum = histogram?.samples.find((s) => s.name.endsWith("_sum"))?.value;
+  const count = histogram?.samples.find((s) => s.name.endsWith("_count"))?.value;
+  return sum === undefined || !count ? null : (sum / count) * 1000;
 }

@@ -35,7 +35,19 @@ export interface ConsensusServiceParts {
   unsafeQuorum?: number;
   /** Fault injection (docs/faults.md, `censor`): while true, this validator proposes no transactions. */
   censoring?: () => boolean;
+  /** Told when each ledger's phases begin and end (the node's metrics time them: docs/operations.md, "Metrics"). */
+  phases?: ConsensusPhases;
   now?: () => number;
+}
+
+/** The points of a ledger's agreement this service sees, by seq. */
+export interface ConsensusPhases {
+  /** This primary proposed the value, or this backup accepted its pre-prepare. */
+  prePrepared(seq: number): void;
+  /** This backup finished checking the proposed value. */
+  checked(seq: number): void;
+  decided(seq: number): void;
+  stored(seq: number): void;
 }
 
 /**
@@ -220,6 +232,8 @@ export class ConsensusService {
   private handle(out: Output): void {
     for (const event of out.events) this.parts.log[eventLevel(event)](`consensus: ${event}`);
     this.outbound.carry(out.persist ? this.replica.snapshot() : undefined, out.send);
+    for (const request of out.validate) this.parts.phases?.prePrepared(request.seq);
+    for (const commit of out.commits) this.parts.phases?.decided(commit.seq);
     for (const request of out.validate) this.enqueue(() => this.check(request.view, request.seq, request.digest, request.value));
     for (const commit of out.commits) {
       this.commitsInFlight++;
@@ -255,6 +269,7 @@ export class ConsensusService {
       ok = false;
       this.parts.log.warn(`consensus: refusing the value proposed for ledger ${seq} in view ${view}: ${error.message}`);
     }
+    this.parts.phases?.checked(seq);
     this.handle(this.replica.valueChecked(view, seq, digest, ok, this.now()));
   }
 
@@ -276,6 +291,7 @@ export class ConsensusService {
         ? await ledgers.commit(executed, decision)
         : await ledgers.close(decidedProposal(commit.value, tip), "decided", decision);
     this.afterLedger();
+    this.parts.phases?.stored(commit.seq);
     this.parts.log.debug("closed ledger", {
       seq: Number(ledger.header.seq),
       view: commit.view,
@@ -338,6 +354,7 @@ export class ConsensusService {
     }
     const value = codecs.ConsensusValue.encode(executed.value);
     this.executedValues.set(valueDigest(value), executed);
+    this.parts.phases?.prePrepared(Number(tip.seq) + 1);
     this.handle(this.replica.propose(value, this.now()));
   }
 

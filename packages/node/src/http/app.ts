@@ -90,7 +90,8 @@ export type Handler = (req: Request, res: Response) => Promise<void> | void;
  * The express app around the routes: JSON bodies parsed without losing int64 precision (large ones off the
  * event loop, by `bodies`), every error as
  * HTTP 200 with error_code/error_desc (clients treat other statuses as network failures), 413 for an
- * oversized body, a JSON 404 for unknown paths, and request counters.
+ * oversized body, a JSON 404 for unknown paths, and request counters; `track` sees every request first
+ * (the node's metrics: docs/operations.md, "Metrics").
  */
 export function createApp(
   mount: (app: express.Express) => void,
@@ -98,12 +99,14 @@ export function createApp(
   bodies: JsonBodyParser,
   limits: BodyLimits,
   log: (line: string) => void,
+  track?: (req: Request, res: Response) => void,
 ): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false); // a 304 would break clients that expect 200 and a body from every route
   app.set("query parser", "simple");
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
+    track?.(req, res);
     const started = Date.now();
     stats.start_request_count++;
     res.on("finish", () => {
