@@ -19,7 +19,7 @@ import { mountTransactionRoutes } from "./http/routes/transactions.js";
 import { LedgerManager } from "./ledger/ledger-manager.js";
 import { ConsensusService } from "./consensus/consensus-service.js";
 import { validatorCrypto } from "./consensus/validator-crypto.js";
-import { unsafeQuorumFromEnv, UNSAFE_QUORUM_ENV, withFaultPlane } from "./faults/index.js";
+import { crashAtStorePoints, unsafeQuorumFromEnv, UNSAFE_QUORUM_ENV, withFaultPlane } from "./faults/index.js";
 import { Libp2pPeerNetwork } from "./p2p/index.js";
 import { TxService } from "./pool/tx-service.js";
 import { Databases } from "./storage/databases.js";
@@ -89,6 +89,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
           unsafeQuorum,
         })
       : undefined;
+    if (faults) crashAtStorePoints(ledgers, faults.plane, log);
     const network = faults?.network ?? p2p;
     const consensus = await ConsensusService.open({
       consensus: config.consensus,
