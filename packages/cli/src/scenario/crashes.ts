@@ -28,8 +28,11 @@ export async function crashAndRestart(target: FaultTarget, name: string, options
   let how = "killed";
   if (options.storePoint && target.waitForExit) {
     const node = targetNode(target, name);
-    const id = await postFault(node, { kind: "crash", point: options.storePoint, duration_ms: options.armedMs });
-    if (await target.waitForExit(name, options.armedMs)) {
+    // A node too busy to take the rule in time is killed from outside instead: the crash still happens.
+    const id = await postFault(node, { kind: "crash", point: options.storePoint, duration_ms: options.armedMs }).catch(() => undefined);
+    if (id === undefined) {
+      how = `could not arm ${options.storePoint}: killed`;
+    } else if (await target.waitForExit(name, options.armedMs)) {
       counts.kills_during_writes++;
       counts.by_point[options.storePoint]++;
       how = `killed itself at ${options.storePoint}`;
