@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { STORE_POINTS, type StorePoint } from "@chainsim/node";
-import { targetNode, type FaultTarget } from "../faults/apply-fault.js";
+import { targetNode, type FaultTarget, type FaultTargetNode } from "../faults/apply-fault.js";
 import { deleteFaults, postFault } from "../faults/fault-plane.js";
 
 /** What a crash series did (the report's `crashes`). */
@@ -32,12 +32,11 @@ export async function crashAndRestart(target: FaultTarget, name: string, options
     const id = await postFault(node, { kind: "crash", point: options.storePoint, duration_ms: options.armedMs }).catch(() => undefined);
     if (id === undefined) {
       how = `could not arm ${options.storePoint}: killed`;
-    } else if (await target.waitForExit(name, options.armedMs)) {
+    } else if ((await target.waitForExit(name, options.armedMs)) || (await disarmed(target, name, node, id))) {
       counts.kills_during_writes++;
       counts.by_point[options.storePoint]++;
       how = `killed itself at ${options.storePoint}`;
     } else {
-      await deleteFaults(node, id).catch(() => {}); // it may die meanwhile; its rules die with it
       how = `not at ${options.storePoint} within ${options.armedMs} ms: killed`;
     }
   }
@@ -53,3 +52,12 @@ export async function crashAndRestart(target: FaultTarget, name: string, options
   }
   return `${how}; restarted after ${options.pauseMs} ms`;
 }
+
+/** Deletes a crash rule that did not fire in time; true when the node got there after all, before the rule was gone. */
+async function disarmed(target: FaultTarget, name: string, node: FaultTargetNode, id: number): Promise<boolean> {
+  await deleteFaults(node, id).catch(() => {}); // a node that died meanwhile took its rules along
+  return target.waitForExit!(name, EXIT_GRACE_MS);
+}
+
+/** How long a process that was just SIGKILLed may take to be reported as ended. */
+const EXIT_GRACE_MS = 1000;
