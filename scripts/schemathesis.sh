@@ -47,7 +47,7 @@ trap 'exit 143' TERM INT # so that the network is stopped also when the script i
 chainsim up networks/single.toml --detach --fresh --data-dir "$data_dir" --port-base "$port_base" >/dev/null
 url=http://127.0.0.1:$((port_base + 2))
 
-"$venv/bin/schemathesis" run "$url/openapi.json" --url "$url" \
+SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH="$PWD/scripts" "$venv/bin/schemathesis" run "$url/openapi.json" --url "$url" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --phases examples,coverage,fuzzing --max-examples "$max_examples" --seed "$seed" --workers 2 \
   --request-timeout 30 --generation-database none --no-color

@@ -52,6 +52,12 @@ export interface ScenarioSettings {
   perturb_for_ms: number;
   /** Load after the last perturbation healed, before the final check. */
   settle_ms: number;
+  /** SIGKILLs of seeded random validators after the other steps, each restarted after a pause (docs/faults.md, "Crash series"). */
+  crashes: number;
+  /** The longest seeded pause between a crash and the restart. */
+  crash_pause_ms: number;
+  /** The share of crashes that land at a ledger store point (the node kills itself there) instead of at a random instant. */
+  crash_store_share: number;
 }
 
 /** One `[[fault]]`: `action` on `node` (a name, or "primary": the leader when it fires) no earlier than at_ms after the load starts. */
@@ -97,7 +103,10 @@ export function parseManifest(text: string, file: string): Manifest {
   const genesis = readGenesis(root, name);
   const consensus = readSettings(root, "consensus", DEFAULT_CONSENSUS);
   const faults = readFaults(root, nodes);
-  const needsFaultPlane = [...faults.map((f) => f.action), ...nodes.flatMap((n) => n.perturb)].filter((a) => (MESSAGE_ACTIONS as readonly string[]).includes(a));
+  const needsFaultPlane: string[] = [...faults.map((f) => f.action), ...nodes.flatMap((n) => n.perturb)].filter((a) => (MESSAGE_ACTIONS as readonly string[]).includes(a));
+  const scenario = readScenario(root, consensus);
+  // A crash at a store point is a rule the node carries out on itself.
+  if (scenario.crashes > 0 && scenario.crash_store_share > 0) needsFaultPlane.push("crash_store_share");
   if (needsFaultPlane.length > 0 && !faultInjection) {
     debug.fail("fault_injection", `is false, but ${[...new Set(needsFaultPlane)].join(", ")} go through the fault plane`, "Remove fault_injection = false, or use only process faults (kill, pause, restart, wipe, twin)");
   }
@@ -113,7 +122,7 @@ export function parseManifest(text: string, file: string): Manifest {
     dev: { private_key_endpoints: privateKeyEndpoints },
     debug: { fault_injection: faultInjection },
     log_level: readLogLevel(root),
-    scenario: readScenario(root, consensus),
+    scenario,
     faults,
   };
 }
@@ -126,12 +135,15 @@ function readLogLevel(root: TomlTable): LogLevel {
 
 function readScenario(root: TomlTable, consensus: ConsensusConfig): ScenarioSettings {
   const table = root.table("scenario") ?? new TomlTable(root.file, "scenario", {});
-  table.allowOnly(["tps", "accounts", "perturb_for_ms", "settle_ms"]);
+  table.allowOnly(["tps", "accounts", "perturb_for_ms", "settle_ms", "crashes", "crash_pause_ms", "crash_store_share"]);
   return {
     tps: table.integer("tps", 1, 1000, 20),
     accounts: table.integer("accounts", 1, 100, 8),
     perturb_for_ms: table.integer("perturb_for_ms", 1, 600_000, 3 * consensus.view_timeout_ms),
     settle_ms: table.integer("settle_ms", 0, 600_000, 2000),
+    crashes: table.integer("crashes", 0, 1000, 0),
+    crash_pause_ms: table.integer("crash_pause_ms", 0, 600_000, 1000),
+    crash_store_share: table.number("crash_store_share", 0, 1) ?? 0.5,
   };
 }
 

@@ -35,6 +35,12 @@ describe("scenario checker (pure, over recorded histories)", () => {
     expect(checkAgreement(behind).ok).to.equal(true);
   });
 
+  it("agreement fails when a node's ledgers could not be read (nothing it holds may go unchecked)", () => {
+    const verdict = checkAgreement(chains(), ["v1", "v2", "v3", "v4"]);
+    expect(verdict.ok).to.equal(false);
+    expect(verdict.detail).to.match(/the ledgers of v4 could not be read/);
+  });
+
   it("validity fails on a transaction nobody submitted and on a bad signature", () => {
     expect(checkValidity(history(), chains(), verify).ok).to.equal(true);
     const foreign = chains();
@@ -84,6 +90,9 @@ describe("scenario checker (pure, over recorded histories)", () => {
     const stall = checkLiveness(stalled, [record], 5000);
     expect(stall.invariant.ok).to.equal(false);
     expect(stall.recoveries[0].recovery_ms).to.equal(undefined);
+
+    const failed = checkLiveness(samples, [record], 5000, ["v2: did not answer /hello"]);
+    expect(failed.invariant).to.deep.equal({ ok: false, detail: "restart failed: v2: did not answer /hello" });
   });
 
   it("reports view changes, commit latency and the liveness bound", () => {

@@ -11,7 +11,7 @@ describe("manifest: perturb lists, [scenario] and the [[fault]] schedule", () =>
   it("reads perturb lists, scenario defaults and timed faults in at_ms order", () => {
     const manifest = parse(`${NODES}[[fault]]\nat_ms = 5000\nnode = "primary"\naction = "byzantine"\nmode = "equivocate"\nfor_ms = 2000\n[[fault]]\nat_ms = 100\nnode = "a"\naction = "partition"\npeers = ["b"]\nfor_ms = 1000\n`);
     expect(manifest.nodes.map((n) => n.perturb)).to.deep.equal([["kill", "twin"], ["pause", "wipe", "disconnect"], []]);
-    expect(manifest.scenario).to.deep.equal({ tps: 20, accounts: 8, perturb_for_ms: 3000, settle_ms: 2000 });
+    expect(manifest.scenario).to.deep.equal({ tps: 20, accounts: 8, perturb_for_ms: 3000, settle_ms: 2000, crashes: 0, crash_pause_ms: 1000, crash_store_share: 0.5 });
     expect(manifest.faults).to.deep.equal([
       { at_ms: 100, node: "a", action: "partition", peers: ["b"], for_ms: 1000 },
       { at_ms: 5000, node: "primary", action: "byzantine", mode: "equivocate", for_ms: 2000 },
@@ -30,6 +30,8 @@ describe("manifest: perturb lists, [scenario] and the [[fault]] schedule", () =>
     await expectCliError(fault(`at_ms = 1\nnode = "a"\naction = "restart"\nwhen = 3`), /fault\[0\]\.when is not a known key/);
     await expectCliError(() => parse(`[node.a]\nperturb = ["melt"]\n`), /perturb has "melt"/);
     await expectCliError(() => parse(`[debug]\nfault_injection = false\n${NODES}`), /fault_injection is false, but disconnect go through the fault plane/);
+    await expectCliError(() => parse(`[debug]\nfault_injection = false\n[scenario]\ncrashes = 2\n[node.a]\n`), /fault_injection is false, but crash_store_share go through the fault plane/);
+    await expectCliError(() => parse(`[scenario]\ncrash_store_share = 2\n[node.a]\n`), /crash_store_share should be between 0 and 1/);
   });
 
   it("a seed gives the same schedule; timed faults come first", () => {
@@ -42,5 +44,21 @@ describe("manifest: perturb lists, [scenario] and the [[fault]] schedule", () =>
     expect(first.find((s) => s.spec.action === "kill")!.spec.for_ms).to.equal(3000);
     const orders = new Set([1, 2, 3, 4, 5].map((seed) => buildSchedule(manifest, seed).map((s) => `${s.node}:${s.spec.action}`).join()));
     expect(orders.size).to.be.greaterThan(1);
+  });
+
+  it("a crash series: N seeded kills after the other steps, a seeded share armed at a store point", () => {
+    const manifest = parse(`[scenario]\ncrashes = 40\ncrash_pause_ms = 300\ncrash_store_share = 0.5\n${NODES}`);
+    const schedule = buildSchedule(manifest, 7);
+    expect(buildSchedule(manifest, 7)).to.deep.equal(schedule);
+    const crashes = schedule.filter((s) => s.crash);
+    expect(crashes).to.have.length(40);
+    expect(schedule.slice(-40)).to.deep.equal(crashes); // after the perturb steps
+    expect(crashes.every((s) => s.spec.action === "kill" && s.spec.for_ms! <= 300 && s.gap_ms < 1000)).to.equal(true);
+    expect(new Set(crashes.map((s) => s.node))).to.deep.equal(new Set(["a", "b", "c"]));
+    const armed = crashes.filter((s) => s.crash!.store_point);
+    expect(armed.length).to.be.within(10, 30);
+    expect(new Set(armed.map((s) => s.crash!.store_point))).to.deep.equal(new Set(["before-ledger-write", "ledger-write", "state-apply"]));
+    const none = buildSchedule(parse(`[scenario]\ncrashes = 5\ncrash_store_share = 0\n${NODES}`), 7).filter((s) => s.crash);
+    expect(none.map((s) => s.crash)).to.deep.equal([{}, {}, {}, {}, {}]);
   });
 });

@@ -22,7 +22,7 @@ import { mountTransactionRoutes } from "./http/routes/transactions.js";
 import { LedgerManager } from "./ledger/ledger-manager.js";
 import { ConsensusService } from "./consensus/consensus-service.js";
 import { validatorCrypto } from "./consensus/validator-crypto.js";
-import { unsafeQuorumFromEnv, UNSAFE_QUORUM_ENV, withFaultPlane } from "./faults/index.js";
+import { crashAtStorePoints, unsafeQuorumFromEnv, UNSAFE_QUORUM_ENV, withFaultPlane } from "./faults/index.js";
 import { Libp2pPeerNetwork } from "./p2p/index.js";
 import { TxService } from "./pool/tx-service.js";
 import { poolLimits } from "./pool/tx-pool.js";
@@ -103,6 +103,7 @@ async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => voi
         })
       : undefined;
     if (faults) metrics.watchFaults(faults.plane);
+    if (faults) crashAtStorePoints(ledgers, faults.plane, log);
     const network = metrics.peerNetwork(faults?.network ?? p2p, config.p2p.peers.map((peer) => peer.address));
     const consensus = await ConsensusService.open({
       consensus: config.consensus,

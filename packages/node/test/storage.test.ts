@@ -102,6 +102,15 @@ describe("storage", () => {
     expect(toHex(recovered.ledgers.lastHeader.hash!)).to.equal(toHex(twin.ledgers.lastHeader.hash!));
   });
 
+  it("reports the store points of each ledger in order, where fault injection may crash (docs/faults.md)", async () => {
+    const chain = await track(TestChain.create());
+    const reached: string[] = [];
+    chain.ledgers.onStorePoint((point, seq) => reached.push(`${seq} ${point}`));
+    await activity(chain);
+    const seq = chain.ledgers.lastHeader.seq!;
+    expect(reached.slice(-3)).to.deep.equal([`${seq} before-ledger-write`, `${seq} ledger-write`, `${seq} state-apply`]);
+  });
+
   it("recovers the genesis ledger when account_db was not written", async () => {
     const dir = await mkdtemp(join(tmpdir(), "chainsim-node-test-"));
     const original = AccountStore.prototype.apply;

@@ -24,6 +24,8 @@ export interface FaultTarget {
    * without it, disconnect is a partition from every other validator in the fault plane.
    */
   disconnect?(name: string, cut: boolean): Promise<void>;
+  /** Whether the validator's process ends within `timeoutMs` (a crash rule kills it from inside). Only for processes this target launched. */
+  waitForExit?(name: string, timeoutMs: number): Promise<boolean>;
 }
 
 /** Undoes a fault (resume, start, delete the rules, stop the twin). */

@@ -8,13 +8,15 @@ import { failure, requestJson } from "../node-http.js";
 
 /** A rule as POST /debug/faults takes it; `peers` are validator addresses (all peers when absent). */
 export interface FaultRule {
-  kind: "drop" | "delay" | "duplicate" | "reorder" | "partition" | "byzantine";
+  kind: "drop" | "delay" | "duplicate" | "reorder" | "partition" | "byzantine" | "crash";
   peers?: string[];
   duration_ms?: number;
   probability?: number;
   delay_ms?: number;
   jitter_ms?: number;
   mode?: string;
+  /** crash: the ledger store point where the node kills itself (docs/faults.md). */
+  point?: string;
 }
 
 export interface FaultNode {

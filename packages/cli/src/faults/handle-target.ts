@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { NetworkHandle } from "../launcher.js";
 import type { FaultTarget } from "./apply-fault.js";
 
@@ -11,5 +12,12 @@ export function handleTarget(handle: NetworkHandle): FaultTarget {
     pause: async (name, paused) => handle.pauseNode(name, paused),
     startTwin: async (name) => void (await handle.startTwin(name)),
     stopTwin: (name) => handle.stopTwin(name),
+    waitForExit: async (name, timeoutMs) => {
+      const node = handle.nodes.find((n) => n.name === name)!;
+      const timer = new AbortController();
+      const exited = await Promise.race([node.process.exited.then(() => true), sleep(timeoutMs, false, { signal: timer.signal }).catch(() => false)]);
+      timer.abort();
+      return exited;
+    },
   };
 }

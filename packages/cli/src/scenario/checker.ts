@@ -22,8 +22,11 @@ function result(problems: string[], okDetail: string): InvariantResult {
 
 const short = (hash: string) => hash.slice(0, 12);
 
-/** Agreement: for every seq that two nodes both have, the ledger hashes are equal (every seq is compared). */
-export function checkAgreement(chains: NodeChain[]): InvariantResult {
+/**
+ * Agreement: for every seq that two nodes both have, the ledger hashes are equal (every seq is compared).
+ * Every node in `expected` must have been read: a node that cannot be read hides whatever it holds.
+ */
+export function checkAgreement(chains: NodeChain[], expected: string[] = chains.map((c) => c.name)): InvariantResult {
   const bySeq = new Map<number, Map<string, string[]>>();
   for (const chain of chains) {
     for (const ledger of chain.ledgers) {
@@ -32,10 +35,11 @@ export function checkAgreement(chains: NodeChain[]): InvariantResult {
       bySeq.set(ledger.seq, hashes);
     }
   }
-  const problems = [...bySeq.entries()]
+  const unread = expected.filter((name) => !chains.some((c) => c.name === name)).map((name) => `the ledgers of ${name} could not be read`);
+  const problems = unread.concat(...[...bySeq.entries()]
     .filter(([, hashes]) => hashes.size > 1)
     .sort(([a], [b]) => a - b)
-    .map(([seq, hashes]) => `seq ${seq} differs: ${[...hashes.entries()].map(([hash, nodes]) => `${nodes.join(",")} ${short(hash)}`).join(" vs ")}`);
+    .map(([seq, hashes]) => `seq ${seq} differs: ${[...hashes.entries()].map(([hash, nodes]) => `${nodes.join(",")} ${short(hash)}`).join(" vs ")}`));
   return result(problems, `${bySeq.size} seqs compared across ${chains.length} nodes, all equal`);
 }
 
@@ -124,12 +128,15 @@ export function recoveryOf(samples: StatusSample[], record: PerturbationRecord, 
 }
 
 /** Liveness: after each perturbation healed, every honest node advanced within `boundMs`. */
-export function checkLiveness(samples: StatusSample[], records: PerturbationRecord[], boundMs: number): { invariant: InvariantResult; recoveries: Recovery[] } {
+/** Liveness: after each heal every honest node passed the tip within the bound, and every restart of a crashed node came back (`failedRestarts`). */
+export function checkLiveness(samples: StatusSample[], records: PerturbationRecord[], boundMs: number, failedRestarts: string[] = []): { invariant: InvariantResult; recoveries: Recovery[] } {
   const sorted = [...samples].sort((a, b) => a.at_ms - b.at_ms);
   const recoveries = records.map((record) => recoveryOf(sorted, record, boundMs));
-  const problems = recoveries
-    .filter((r) => r.recovery_ms === undefined)
-    .map((r) => `after ${r.kind} of ${r.node} healed, the honest nodes did not all pass the tip within ${boundMs} ms`);
+  const problems = failedRestarts.map((failure) => `restart failed: ${failure}`).concat(
+    recoveries
+      .filter((r) => r.recovery_ms === undefined)
+      .map((r) => `after ${r.kind} of ${r.node} healed, the honest nodes did not all pass the tip within ${boundMs} ms`),
+  );
   const slowest = Math.max(0, ...recoveries.map((r) => r.recovery_ms ?? 0));
   return { invariant: result(problems, `${records.length} heals, every honest node advanced within the bound of ${boundMs} ms (slowest ${slowest} ms)`), recoveries };
 }

@@ -1,5 +1,6 @@
 import { formatTable } from "../output.js";
 import type { InvariantResult } from "./checker.js";
+import type { CrashCounts } from "./crashes.js";
 
 /** `chainsim scenario --json` (product.md §4: this shape is a contract). */
 export interface ScenarioReport {
@@ -11,6 +12,10 @@ export interface ScenarioReport {
   latency_ms: { p50: number; p99: number };
   view_changes: number;
   seed: number;
+  /** Accepted (error_code 0) transactions, those of them found in a ledger, and ledgers read over all nodes. */
+  counts: { accepted: number; committed: number; ledgers_checked: number };
+  /** Only when the manifest has a crash series (`[scenario] crashes`). */
+  crashes?: CrashCounts;
 }
 
 /** The verdict as tables: invariants, then perturbations with recovery times, then the figures. */
@@ -22,7 +27,15 @@ export function formatReport(report: ScenarioReport): string {
     "",
     perturbations.length > 0 ? formatTable([["node", "perturbation", "at_ms", "healed_ms", "recovery_ms"], ...perturbations]) : "no perturbations",
     "",
+    `transactions ${report.counts.accepted} accepted, ${report.counts.committed} committed; ${report.counts.ledgers_checked} ledgers checked over all nodes`,
+    ...(report.crashes ? [formatCrashes(report.crashes)] : []),
     `throughput ${report.tps} tx/s, commit latency p50 ${report.latency_ms.p50} ms, p99 ${report.latency_ms.p99} ms, view changes ${report.view_changes}`,
     `verdict: ${report.verdict.toUpperCase()} (seed ${report.seed}; run again with --seed ${report.seed} for the same schedule)`,
   ].join("\n");
+}
+
+function formatCrashes(crashes: CrashCounts): string {
+  const points = Object.entries(crashes.by_point).map(([point, n]) => `${point} ${n}`).join(", ");
+  const failed = crashes.restarts_failed.length > 0 ? `, ${crashes.restarts_failed.length} FAILED` : "";
+  return `crashes ${crashes.kills} SIGKILLs, ${crashes.kills_during_writes} while storing a ledger (${points}); ${crashes.restarts} restarts${failed}`;
 }

@@ -1,3 +1,4 @@
+import type { StorePoint } from "../ledger/ledger-manager.js";
 import { parseFaultRule, type ByzantineMode, type FaultKind, type FaultRule } from "./rules.js";
 
 export interface FaultStats {
@@ -94,6 +95,11 @@ export class FaultPlane {
   /** Whether an active Byzantine rule has `mode` (for modes that act on this validator's own choices, not on its messages). */
   byzantine(mode: ByzantineMode): boolean {
     return this.active().some((rule) => rule.kind === "byzantine" && rule.mode === mode);
+  }
+
+  /** Whether an active crash rule names `point` (docs/faults.md, "Crashes during a ledger write"). */
+  crashes(point: StorePoint): boolean {
+    return this.active().some((rule) => rule.kind === "crash" && rule.point === point);
   }
 
   /** The GET /debug/faults result. */

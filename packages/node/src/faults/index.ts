@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import { quorumSize, type ConsensusCrypto } from "@chainsim/consensus";
+import type { LedgerManager } from "../ledger/ledger-manager.js";
 import type { PeerNetwork } from "../p2p/index.js";
 import { ByzantineTransforms } from "./byzantine.js";
 import { FaultPlane } from "./fault-plane.js";
@@ -32,4 +33,16 @@ export function withFaultPlane(inner: PeerNetwork, options: FaultInjectionOption
   const plane = new FaultPlane({ peers: options.peers, random, seed, unsafeQuorum: options.unsafeQuorum, now: options.now });
   const verifier = { validators: options.validators, crypto: options.crypto, quorum: quorumSize(options.validators.length) };
   return { plane, network: new FaultyPeerNetwork(inner, plane, new ByzantineTransforms(options.crypto, verifier, random)) };
+}
+
+/**
+ * A crash rule makes the node SIGKILL itself when storing its next ledger reaches the rule's point (no
+ * flush, no shutdown: the same as a power cut there). docs/faults.md, "Crashes during a ledger write".
+ */
+export function crashAtStorePoints(ledgers: LedgerManager, plane: FaultPlane, log: (message: string) => void): void {
+  ledgers.onStorePoint((point, seq) => {
+    if (!plane.crashes(point)) return;
+    log(`fault injection: SIGKILL at ${point} of ledger ${seq}`);
+    process.kill(process.pid, "SIGKILL");
+  });
 }

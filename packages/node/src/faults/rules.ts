@@ -1,6 +1,7 @@
 import { ChainError, ErrorCode } from "@chainsim/protocol";
+import { STORE_POINTS, type StorePoint } from "../ledger/ledger-manager.js";
 
-export const FAULT_KINDS = ["drop", "delay", "duplicate", "reorder", "partition", "byzantine"] as const;
+export const FAULT_KINDS = ["drop", "delay", "duplicate", "reorder", "partition", "byzantine", "crash"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const BYZANTINE_MODES = ["equivocate", "silent", "wrong-digest", "bad-signature", "replay", "mutate", "censor"] as const;
@@ -15,7 +16,8 @@ export type FaultParams =
   | { kind: "delay"; delay_ms: number; jitter_ms: number }
   | { kind: "reorder"; probability: number; window_ms: number }
   | { kind: "partition" }
-  | { kind: "byzantine"; mode: ByzantineMode };
+  | { kind: "byzantine"; mode: ByzantineMode }
+  | { kind: "crash"; point: StorePoint };
 
 /** One active rule. `peers` null means every peer (for `equivocate`: the latter half of the peers). */
 export type FaultRule = FaultParams & {
@@ -34,6 +36,7 @@ const PARAM_KEYS: Record<FaultKind, string[]> = {
   reorder: ["probability", "window_ms"],
   partition: [],
   byzantine: ["mode"],
+  crash: ["point"],
 };
 
 function invalid(why: string): never {
@@ -77,6 +80,7 @@ export function parseFaultRule(json: unknown, knownPeers: readonly string[]): { 
     peers = [...new Set(body.peers as string[])];
   }
   if (kind === "partition" && peers === null) invalid("partition needs peers (the validators to cut off)");
+  if (kind === "crash" && peers !== null) invalid("crash takes no peers (the node kills itself)");
   const durationMs = body.duration_ms === undefined ? null : millis(body, "duration_ms");
   if (durationMs === 0) invalid("duration_ms should be positive (leave it out for a rule that stays)");
 
@@ -95,6 +99,11 @@ export function parseFaultRule(json: unknown, knownPeers: readonly string[]): { 
         const mode = body.mode as ByzantineMode;
         if (!BYZANTINE_MODES.includes(mode)) invalid(`mode should be one of ${BYZANTINE_MODES.join(", ")}`);
         return { kind, mode };
+      }
+      case "crash": {
+        const point = body.point as StorePoint;
+        if (!STORE_POINTS.includes(point)) invalid(`point should be one of ${STORE_POINTS.join(", ")}`);
+        return { kind, point };
       }
     }
   })();

@@ -15,6 +15,14 @@ const CHAIN_IDENTITY = "chain_identity";
 export type LedgerListener = (ledger: ExecutedLedger) => void;
 
 /**
+ * The instants of storing a ledger where a crash matters (docs/faults.md, "Crashes during a ledger
+ * write"): consensus decided it but nothing is written; ledger_db's batch is issued and not yet synced;
+ * ledger_db holds it but account_db does not yet (the redo log must replay it).
+ */
+export const STORE_POINTS = ["before-ledger-write", "ledger-write", "state-apply"] as const;
+export type StorePoint = (typeof STORE_POINTS)[number];
+
+/**
  * Owns the chain on disk: creates ledger 1 from the genesis, recovers after a crash, executes and stores
  * each next ledger, and answers reads of ledgers, records and state.
  */
@@ -23,6 +31,7 @@ export class LedgerManager {
   readonly ledgers: LedgerStore;
   readonly params: ChainParams;
   private readonly listeners: LedgerListener[] = [];
+  private readonly storePointListeners: ((point: StorePoint, seq: bigint) => void)[] = [];
   private closing = Promise.resolve();
   /** Set when storing a ledger failed half-way: the process must restart and recover from the redo log. */
   private broken: Error | undefined;
@@ -102,6 +111,11 @@ export class LedgerManager {
 
   onClosed(listener: LedgerListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Called synchronously at each STORE_POINTS instant of every ledger stored (fault injection crashes there). */
+  onStorePoint(listener: (point: StorePoint, seq: bigint) => void): void {
+    this.storePointListeners.push(listener);
   }
 
   /** A view of the committed state, for checks outside a ledger (admission, queries). */
@@ -184,15 +198,23 @@ export class LedgerManager {
   }
 
   private async store(executed: ExecutedLedger, decision: LedgerDecision | undefined): Promise<void> {
-      await this.ledgers.write({
-        ledger: stored(executed.header, executed.value, executed.records.map((r) => r.hash!), this.validators, this.params),
-        records: executed.records,
-        changes: executed.changes,
-        txCount: executed.txCount,
-        decision,
-      });
-      await this.accounts.apply(executed.header.seq!, executed.changes);
-      executed.commitTree();
+    this.reach("before-ledger-write", executed.header.seq!);
+    const written = this.ledgers.write({
+      ledger: stored(executed.header, executed.value, executed.records.map((r) => r.hash!), this.validators, this.params),
+      records: executed.records,
+      changes: executed.changes,
+      txCount: executed.txCount,
+      decision,
+    });
+    this.reach("ledger-write", executed.header.seq!); // the batch is issued: LevelDB writes it on its own thread meanwhile
+    await written;
+    this.reach("state-apply", executed.header.seq!);
+    await this.accounts.apply(executed.header.seq!, executed.changes);
+    executed.commitTree();
+  }
+
+  private reach(point: StorePoint, seq: bigint): void {
+    for (const listener of this.storePointListeners) listener(point, seq);
   }
 }
 

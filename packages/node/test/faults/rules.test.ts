@@ -29,6 +29,7 @@ describe("faults: rule validation and the /debug/faults routes", () => {
     ["an unknown peer", { kind: "drop", probability: 1, peers: ["did:bid:nobody"] }, /not a peer/],
     ["a partition without peers", { kind: "partition" }, /partition needs peers/],
     ["an unknown key", { kind: "drop", probability: 1, probabilty: 1 }, /unknown key/],
+    ["a crash at an unknown point", { kind: "crash", point: "somewhere" }, /point should be one of before-ledger-write, ledger-write, state-apply/],
   ];
   for (const [what, body, message] of refusals) {
     it(`refuses ${what} with error 2`, () => {
@@ -43,6 +44,18 @@ describe("faults: rule validation and the /debug/faults routes", () => {
       expect((error as ChainError).message).to.match(message);
     });
   }
+
+  it("a crash rule names its store point, takes no peers, and only that point crashes", () => {
+    expect(() => net.plane.add({ kind: "crash", point: "ledger-write", peers: [net.plane.peers[0]] })).to.throw(/crash takes no peers/);
+    const id = net.plane.add({ kind: "crash", point: "state-apply", duration_ms: 60_000 });
+    try {
+      expect(net.plane.crashes("state-apply")).to.equal(true);
+      expect(net.plane.crashes("ledger-write")).to.equal(false);
+    } finally {
+      net.plane.remove(id);
+    }
+    expect(net.plane.crashes("state-apply")).to.equal(false);
+  });
 
   async function serve(withPlane: boolean): Promise<{ call: (method: string, path: string, body?: unknown) => Promise<any>; close: () => void }> {
     const app = createApp((a) => mountFaultRoutes(a, withPlane ? net.plane : undefined), { start_request_count: 0, end_request_count: 0, expire_request_count: 0 }, new JsonBodyParser(), DEFAULT_LIMITS, () => {});
