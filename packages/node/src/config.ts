@@ -13,7 +13,8 @@ export interface NodeConfig {
   data_dir: string;
   webserver: { listen_addresses: string };
   wsserver: { listen_address: string };
-  p2p: { listen_address: string; peers: PeerConfig[] };
+  /** penalty_threshold and ban_ms: when a misbehaving peer is banned, and for how long (docs/networks.md; defaults when absent). */
+  p2p: { listen_address: string; peers: PeerConfig[]; penalty_threshold?: number; ban_ms?: number };
   /** This validator's signing key (priSPK…). */
   validator: { private_key: string };
   /** Validator addresses in replica order; the primary of view v is validators[v mod n]. */
@@ -116,6 +117,7 @@ export function parseNodeConfig(json: unknown): NodeConfig {
     p2p: {
       listen_address: hostPort("p2p.listen_address", c.p2p?.listen_address),
       peers: parsePeers(c.p2p?.peers, fail),
+      ...positiveIfSet("p2p", { penalty_threshold: c.p2p?.penalty_threshold, ban_ms: c.p2p?.ban_ms }, fail),
     },
     validator: { private_key: c.validator!.private_key },
     validators,
@@ -138,6 +140,17 @@ function faultSeed(value: unknown, fail: (key: string, why: string) => never): {
   if (value === undefined) return {};
   if (!Number.isInteger(value) || (value as number) < 0 || (value as number) >= 2 ** 32) fail("debug.fault_seed", "should be an integer from 0 to 2^32-1");
   return { fault_seed: value as number };
+}
+
+/** The keys of `values` that are set, each checked to be a positive integer. */
+function positiveIfSet<K extends string>(section: string, values: Record<K, unknown>, fail: (key: string, why: string) => never): Partial<Record<K, number>> {
+  const set: Partial<Record<K, number>> = {};
+  for (const [key, value] of Object.entries(values) as [K, unknown][]) {
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || (value as number) <= 0) fail(`${section}.${key}`, "should be a positive integer");
+    set[key] = value as number;
+  }
+  return set;
 }
 
 function parsePeers(value: unknown, fail: (key: string, why: string) => never): PeerConfig[] {

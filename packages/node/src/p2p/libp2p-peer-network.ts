@@ -6,11 +6,12 @@ import { tcp } from "@libp2p/tcp";
 import { multiaddr, type Multiaddr } from "@multiformats/multiaddr";
 import { createLibp2p } from "libp2p";
 import { parseHostPort, type NodeConfig, type PeerConfig } from "../config.js";
-import { channelTag, encodeFrame, FrameDecoder, tagChannel } from "./frames.js";
+import { channelTag, encodeFrame, FrameDecoder, FrameLengthError, tagChannel } from "./frames.js";
 import { DEFAULT_QUEUE_LIMITS, type QueueLimits } from "./outbound-queue.js";
 import { libp2pIdentity, peerIdOfPublicKey } from "./peer-identity.js";
 import { DEFAULT_BACKOFF, PeerLink, type BackoffPolicy } from "./peer-link.js";
 import type { Channel, MessageHandler, PeerNetwork, PeerStatus, RequestHandler } from "./peer-network.js";
+import { DEFAULT_PENALTY_POLICY, PeerPenalties, type Offence, type PenaltyPolicy } from "./peer-penalties.js";
 import { answer, exchange } from "./request-stream.js";
 
 /** The long-lived stream each node opens to each peer and writes its messages on. */
@@ -27,6 +28,8 @@ export interface Libp2pPeerNetworkOptions {
   peers: PeerConfig[];
   queueLimits?: QueueLimits;
   backoff?: BackoffPolicy;
+  /** When a misbehaving peer is banned, and for how long. */
+  penalties?: PenaltyPolicy;
   /** Where unexpected failures (a throwing message handler) are reported. */
   log?: (line: string) => void;
 }
@@ -42,12 +45,14 @@ export class Libp2pPeerNetwork implements PeerNetwork {
   private readonly addressByPeerId = new Map<string, string>();
   private readonly messageHandlers: MessageHandler[] = [];
   private requestHandler?: RequestHandler;
+  private readonly penalties: PeerPenalties;
 
   private constructor(
     readonly address: string,
     private readonly key: Awaited<ReturnType<typeof libp2pIdentity>>["key"],
     private readonly options: Libp2pPeerNetworkOptions,
   ) {
+    this.penalties = new PeerPenalties(options.penalties ?? DEFAULT_PENALTY_POLICY);
     for (const peer of options.peers) {
       if (peer.address === address) throw new Error(`p2p peer ${peer.address} is this validator itself`);
       if (this.links.has(peer.address)) throw new Error(`p2p peer ${peer.address} is listed twice`);
@@ -66,13 +71,18 @@ export class Libp2pPeerNetwork implements PeerNetwork {
 
   /** The network a validator's config describes. */
   static fromConfig(config: NodeConfig, log?: (line: string) => void): Promise<Libp2pPeerNetwork> {
-    return Libp2pPeerNetwork.create({ privateKey: config.validator.private_key, listenAddress: config.p2p.listen_address, peers: config.p2p.peers, log });
+    const { listen_address, peers, penalty_threshold, ban_ms } = config.p2p;
+    return Libp2pPeerNetwork.create({ privateKey: config.validator.private_key, listenAddress: listen_address, peers, penalties: { threshold: penalty_threshold ?? DEFAULT_PENALTY_POLICY.threshold, banMs: ban_ms ?? DEFAULT_PENALTY_POLICY.banMs }, log });
   }
 
   async start(): Promise<void> {
     if (this.node) return;
     const { host, port } = parseHostPort(this.options.listenAddress);
-    const known = (peerId: PeerId) => this.addressByPeerId.has(peerId.toString());
+    // strangers are refused before any stream opens; a banned validator too, until its ban ends
+    const known = (peerId: PeerId) => {
+      const address = this.addressByPeerId.get(peerId.toString());
+      return address !== undefined && !this.penalties.banned(address);
+    };
     const node = await createLibp2p({
       privateKey: this.key,
       addresses: { listen: [hostAddress(host, port).toString()] },
@@ -132,7 +142,15 @@ export class Libp2pPeerNetwork implements PeerNetwork {
   }
 
   peers(): PeerStatus[] {
-    return [...this.links.values()].map((link) => link.status());
+    return [...this.links.values()].map((link) => link.status(this.penalties.conduct(link.address)));
+  }
+
+  penalize(peer: string, offence: Offence): void {
+    const link = this.link(peer);
+    if (!this.penalties.penalize(peer, offence)) return;
+    this.options.log?.(`p2p: banning ${peer} for ${this.penalties.conduct(peer).bannedUntil! - Date.now()} ms after its ${offence} message`);
+    link.counters.failed(new Error(`banned for misbehaving (last: ${offence})`));
+    void this.node?.hangUp(multiaddr(link.remote)).catch((error: unknown) => this.options.log?.(`p2p: hanging up on ${peer}: ${(error as Error).message}`));
   }
 
   /** The one way out for messages: queues the frame for the peer's outbound stream. */
@@ -142,6 +160,7 @@ export class Libp2pPeerNetwork implements PeerNetwork {
 
   /** The one way in for messages: counts them and hands them to the handlers. */
   protected deliver(link: PeerLink, channel: Channel, payload: Uint8Array): void {
+    if (this.penalties.banned(link.address)) return; // still in flight when the ban began
     link.counters.messagesIn++;
     link.counters.bytesIn += payload.length + 5;
     for (const handler of this.messageHandlers) {
@@ -158,19 +177,26 @@ export class Libp2pPeerNetwork implements PeerNetwork {
     if (!link) return stream.abort(new Error("not a configured validator"));
     link.acceptInbound(stream);
     const decoder = new FrameDecoder();
+    let refused = false;
     stream.addEventListener("message", (event) => {
       try {
         for (const frame of decoder.push(event.data.subarray())) this.deliver(link, tagChannel(frame.tag), frame.body);
       } catch (error) {
+        refused = true;
         link.counters.failed(error);
         stream.abort(error as Error);
+        this.penalize(link.address, error instanceof FrameLengthError ? "oversized" : "garbage");
       }
     });
+    stream.addEventListener("close", () => {
+      if (!refused && decoder.partial > 0 && this.node) this.penalize(link.address, "truncated");
+    }, { once: true });
   }
 
   private acceptRequestStream(stream: Stream, connection: Connection): void {
     const link = this.linkOf(connection.remotePeer);
     if (!link) return stream.abort(new Error("not a configured validator"));
+    if (this.penalties.banned(link.address)) return stream.abort(new Error("banned for misbehaving"));
     answer(stream, link.address, this.requestHandler);
   }
 
