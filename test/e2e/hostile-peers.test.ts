@@ -27,7 +27,8 @@ interface PeerRow {
  * BAN_MS and may come back after, and the three keep closing ledgers (f = 1) throughout.
  */
 describe("e2e: hostile peers cannot hurt a validator", function () {
-  this.timeout(300_000);
+  // starting validators took a minute on a loaded 2-core machine
+  this.timeout(900_000);
   let net: TestNetwork;
   let hostile: HostilePeer;
   let target: DialTarget;
@@ -35,7 +36,7 @@ describe("e2e: hostile peers cannot hurt a validator", function () {
   let signAs: (body: Body) => Uint8Array;
 
   before(async () => {
-    net = await startTestNetwork(testManifest("e2e-hostile", 4, { close_interval_ms: 200, empty_close_interval_ms: 300, view_timeout_ms: 1000, ckp_interval: CKP_INTERVAL }));
+    net = await startTestNetwork(testManifest("e2e-hostile", 4, { close_interval_ms: 200, empty_close_interval_ms: 300, view_timeout_ms: 1000, ckp_interval: CKP_INTERVAL }), { readyTimeoutMs: 180_000 });
     const [v1, , , v4] = net.handle.nodes;
     await net.handle.stopNode("v4");
     // lower settings than the defaults, so that bans begin and end within the test

@@ -42,6 +42,6 @@ export {
   type StoppedNode,
 } from "./launcher.js";
 export { BIN_PATH, DEFAULT_MANIFEST_PATH } from "./paths.js";
-export { freePortBase, launchTemporaryNetwork, type TemporaryNetwork } from "./temporary-network.js";
+export { freePortBase, launchTemporaryNetwork, type TemporaryNetwork, type TemporaryNetworkOptions } from "./temporary-network.js";
 export { runScenario, type ScenarioOptions } from "./scenario/runner.js";
 export { formatReport, type ScenarioReport } from "./scenario/report.js";

@@ -33,6 +33,8 @@ export interface TemporaryNetworkOptions {
   portSlots?: number;
   /** Extra environment per validator, as LaunchOptions.nodeEnv. */
   nodeEnv?: LaunchOptions["nodeEnv"];
+  /** As LaunchOptions.readyTimeoutMs: how long each validator may take to answer /hello. */
+  readyTimeoutMs?: LaunchOptions["readyTimeoutMs"];
   onProgress?: (message: string) => void;
 }
 
@@ -50,7 +52,7 @@ export async function launchTemporaryNetwork(manifest: (dataDir: string) => Mani
   try {
     const parsed = manifest(dataDir);
     const portBase = await freePortBase(options.portSlots ?? parsed.nodes.length);
-    handle = await launchNetwork(parsed, { dataDir, portBase, nodeEnv: options.nodeEnv, onProgress: options.onProgress });
+    handle = await launchNetwork(parsed, { dataDir, portBase, nodeEnv: options.nodeEnv, readyTimeoutMs: options.readyTimeoutMs, onProgress: options.onProgress });
     await waitForAgreement(handle, { onProgress: options.onProgress });
   } catch (error) {
     await cleanup();
