@@ -44,4 +44,12 @@ describe("config p2p.peers", () => {
     rejects([{ ...peer, port: 70000 }], /^config: p2p\.peers\[0\]\.port should be a port number/);
     rejects([peer, { ...peer, port: "x" }], /^config: p2p\.peers\[1\]\.port/);
   });
+
+  it("takes p2p.penalty_threshold and p2p.ban_ms as positive integers, leaving them out when absent (the defaults apply)", () => {
+    const withPenalties = (extra: object) => parseNodeConfig({ ...config([peer]), p2p: { ...config([peer]).p2p, ...extra } }).p2p;
+    expect(withPenalties({ penalty_threshold: 20, ban_ms: 4000 })).to.include({ penalty_threshold: 20, ban_ms: 4000 });
+    expect(withPenalties({})).to.not.have.any.keys("penalty_threshold", "ban_ms");
+    expect(() => withPenalties({ penalty_threshold: 0 })).to.throw(ChainError, /^config: p2p\.penalty_threshold should be a positive integer/);
+    expect(() => withPenalties({ ban_ms: "60s" })).to.throw(ChainError, /^config: p2p\.ban_ms should be a positive integer/);
+  });
 });
