@@ -79,7 +79,7 @@ export class Libp2pPeerNetwork implements PeerNetwork {
     if (this.node) return;
     const { host, port } = parseHostPort(this.options.listenAddress);
     // strangers are refused before any stream opens; a banned validator too, until its ban ends
-    const known = (peerId: PeerId) => {
+    const admitted = (peerId: PeerId) => {
       const address = this.addressByPeerId.get(peerId.toString());
       return address !== undefined && !this.penalties.banned(address);
     };
@@ -90,9 +90,9 @@ export class Libp2pPeerNetwork implements PeerNetwork {
       connectionEncrypters: [noise()],
       streamMuxers: [yamux()],
       connectionGater: {
-        denyDialPeer: (peerId) => !known(peerId),
-        denyInboundEncryptedConnection: (peerId) => !known(peerId),
-        denyOutboundEncryptedConnection: (peerId) => !known(peerId),
+        denyDialPeer: (peerId) => !admitted(peerId),
+        denyInboundEncryptedConnection: (peerId) => !admitted(peerId),
+        denyOutboundEncryptedConnection: (peerId) => !admitted(peerId),
       },
     });
     await node.handle(MESSAGE_PROTOCOL, (stream, connection) => this.acceptMessageStream(stream, connection));
@@ -148,7 +148,7 @@ export class Libp2pPeerNetwork implements PeerNetwork {
   penalize(peer: string, offence: Offence): void {
     const link = this.link(peer);
     if (!this.penalties.penalize(peer, offence)) return;
-    this.options.log?.(`p2p: banning ${peer} for ${this.penalties.conduct(peer).bannedUntil! - Date.now()} ms after its ${offence} message`);
+    this.options.log?.(`p2p: ${peer} banned until ${new Date(this.penalties.conduct(peer).bannedUntil!).toISOString()} (last offence: ${offence})`);
     link.counters.failed(new Error(`banned for misbehaving (last: ${offence})`));
     void this.node?.hangUp(multiaddr(link.remote)).catch((error: unknown) => this.options.log?.(`p2p: hanging up on ${peer}: ${(error as Error).message}`));
   }
