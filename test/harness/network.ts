@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { launchTemporaryNetwork, parseManifest, type TemporaryNetwork } from "@chainsim/cli";
+import { launchTemporaryNetwork, parseManifest, type TemporaryNetwork, type TemporaryNetworkOptions } from "@chainsim/cli";
 import { expect } from "chai";
 import { ChainsimClient, type ConsensusInfoResponse } from "@chainsim/client";
 
@@ -26,8 +26,8 @@ export function testManifest(name: string, nodes: number, consensus: Record<stri
   ].join("\n");
 }
 
-export async function startTestNetwork(manifestText: string): Promise<TestNetwork> {
-  const network = await launchTemporaryNetwork((dataDir) => parseManifest(manifestText, join(dataDir, "manifest.toml")));
+export async function startTestNetwork(manifestText: string, options?: TemporaryNetworkOptions): Promise<TestNetwork> {
+  const network = await launchTemporaryNetwork((dataDir) => parseManifest(manifestText, join(dataDir, "manifest.toml")), options);
   return { ...network, clients: network.handle.nodes.map((n) => new ChainsimClient(n.http)) };
 }
 

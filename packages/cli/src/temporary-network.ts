@@ -33,8 +33,8 @@ export interface TemporaryNetworkOptions {
   portSlots?: number;
   /** Extra environment per validator, as LaunchOptions.nodeEnv. */
   nodeEnv?: LaunchOptions["nodeEnv"];
-  /** As LaunchOptions.readyTimeoutMs. */
-  readyTimeoutMs?: number;
+  /** As LaunchOptions.readyTimeoutMs: how long each validator may take to answer /hello. */
+  readyTimeoutMs?: LaunchOptions["readyTimeoutMs"];
   onProgress?: (message: string) => void;
 }
 

@@ -90,6 +90,9 @@ export interface LimitsConfig {
   pool_expiry_ms: number;
   /** libp2p connections at once (only validators are admitted; the rest is room for reconnects). */
   p2p_connections: number;
+  /** Penalty points at which a misbehaving validator is banned, and for how long (docs/networks.md, "Hostile peers"). */
+  p2p_penalty_threshold: number;
+  p2p_ban_ms: number;
   /** WebSocket clients at once; one more is closed with code 1013 and the reason. */
   ws_clients: number;
   /** Bytes queued to one WebSocket client that does not read; past it the client is disconnected. */
@@ -107,6 +110,8 @@ export const DEFAULT_LIMITS: LimitsConfig = {
   pool_per_account: 64,
   pool_expiry_ms: 10 * 60 * 1000,
   p2p_connections: 64,
+  p2p_penalty_threshold: 50,
+  p2p_ban_ms: 60_000,
   ws_clients: 256,
   ws_send_buffer_bytes: 16 << 20,
   ws_message_bytes: 1 << 20,

@@ -8,6 +8,7 @@ import type { TxService } from "../pool/tx-service.js";
 import type { Db } from "../storage/databases.js";
 import { decidedProposal, valueDigest } from "./decided-values.js";
 import { LedgerSync } from "./ledger-sync.js";
+import { screenConsensusMessage, type ScreenBounds } from "./message-screen.js";
 import { checkProposal, InvalidProposal } from "./proposal-check.js";
 import { MIN_PROPOSAL_TXS, ProposalSize } from "./proposal-size.js";
 import { type ClosedLedger, CensorshipWatch } from "./censorship-watch.js";
@@ -90,6 +91,8 @@ export class ConsensusService {
   /** Checks of values for a later ledger than the next, run again after each ledger. */
   private waitingChecks: (() => Promise<void>)[] = [];
   private stopped = false;
+  /** What peers' consensus messages are screened against, refreshed every tick (reading it is not free). */
+  private screenBounds: ScreenBounds;
 
   private constructor(
     private readonly parts: ConsensusServiceParts,
@@ -111,6 +114,7 @@ export class ConsensusService {
     this.verifier = verifierOf(config);
     this.replica = new Replica(config, restored, this.now());
     this.lastCloseWall = this.now();
+    this.screenBounds = { view: 0, stableSeq: 1, windowSize: 2 * config.ckpInterval, highestLedger: 1 };
     this.outbound = new PersistThenSend({
       save: (snapshot) => snapshots.save(snapshot),
       snapshot: () => this.replica.snapshot(),
@@ -153,7 +157,7 @@ export class ConsensusService {
     const { network } = this.parts;
     network.onMessage((from, payload, channel) => {
       if (this.stopped) return;
-      if (channel === "consensus") this.onConsensusMessage(payload);
+      if (channel === "consensus") this.onConsensusMessage(from, payload);
       else if (channel === "txs") this.gossip.receive(from, payload);
       else if (channel === "status") this.ledgerSync.onPeerStatus(from, payload);
     });
@@ -183,18 +187,15 @@ export class ConsensusService {
 
   // --- inputs ------------------------------------------------------------------------------------
 
-  private onConsensusMessage(payload: Uint8Array): void {
-    let message;
-    try {
-      message = codecs.PbftSignedMessage.decode(payload);
-    } catch {
-      return; // not even an envelope: the replica would ignore it too
-    }
-    this.handle(this.replica.receive(message, this.now()));
+  private onConsensusMessage(from: string, payload: Uint8Array): void {
+    const screened = screenConsensusMessage(this.verifier, this.screenBounds, payload);
+    if ("offence" in screened) return this.parts.network.penalize(from, screened.offence);
+    this.handle(this.replica.receive(screened.message, this.now()));
   }
 
   private onTick(): void {
     if (this.stopped) return;
+    this.refreshScreenBounds();
     this.expectProgressWhenDue();
     this.handle(this.replica.tick(this.now()));
     this.considerProposing();
@@ -224,6 +225,11 @@ export class ConsensusService {
         }
       });
     }
+  }
+
+  private refreshScreenBounds(): void {
+    const { view, stableCheckpoint } = this.replica.status();
+    this.screenBounds = { ...this.screenBounds, view, stableSeq: stableCheckpoint.seq, highestLedger: Number(this.ledgerSync.networkTip) };
   }
 
   // --- outputs -----------------------------------------------------------------------------------

@@ -139,6 +139,7 @@ export class LedgerSync {
     try {
       seq = codecs.ChainStatus.decode(payload).ledger_seq ?? 0n;
     } catch {
+      this.parts.network.penalize(from, "garbage");
       return;
     }
     const now = this.parts.now();

@@ -65,6 +65,7 @@ export class TxGossip {
       txs = (codecs.TxBatch.decode(payload).txs ?? []).map((env) => SignedTransaction.fromEnv(env));
     } catch (error) {
       this.log(`gossip: ${from} sent transactions that do not decode: ${(error as Error).message}`);
+      this.network.penalize(from, "garbage");
       return;
     }
     // Refusals are expected (a transaction included meanwhile, a nonce passed): the client saw its own answer.

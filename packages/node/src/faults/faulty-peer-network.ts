@@ -1,4 +1,4 @@
-import type { Channel, MessageHandler, PeerNetwork, PeerStatus, RequestHandler } from "../p2p/index.js";
+import type { Channel, MessageHandler, Offence, PeerNetwork, PeerStatus, RequestHandler } from "../p2p/index.js";
 import type { ByzantineTransforms } from "./byzantine.js";
 import type { FaultPlane } from "./fault-plane.js";
 
@@ -67,6 +67,10 @@ export class FaultyPeerNetwork implements PeerNetwork {
       }
       return handler(from, payload);
     });
+  }
+
+  penalize(peer: string, offence: Offence): void {
+    this.inner.penalize(peer, offence);
   }
 
   peers(): PeerStatus[] {

@@ -1,5 +1,5 @@
 import { Counter, type Registry } from "prom-client";
-import type { Channel, MessageHandler, PeerNetwork, PeerStatus, RequestHandler } from "../p2p/index.js";
+import type { Channel, MessageHandler, Offence, PeerNetwork, PeerStatus, RequestHandler } from "../p2p/index.js";
 
 type Direction = "sent" | "received";
 
@@ -61,6 +61,10 @@ export class MeteredPeerNetwork implements PeerNetwork {
 
   peers(): PeerStatus[] {
     return this.inner.peers();
+  }
+
+  penalize(peer: string, offence: Offence): void {
+    this.inner.penalize(peer, offence);
   }
 
   private count(direction: Direction, peer: string, payload: Uint8Array, type: Channel): void {

@@ -19,6 +19,9 @@ export function tagChannel(tag: number): Channel {
   return channel;
 }
 
+/** A frame header naming a length outside 1..MAX_FRAME_BYTES: the rest of the stream cannot be framed. */
+export class FrameLengthError extends Error {}
+
 export interface Frame {
   tag: number;
   body: Uint8Array;
@@ -44,6 +47,11 @@ export class FrameDecoder {
   /** The length (tag + body) of the frame at the front, once its header was read. */
   private expected: number | undefined;
 
+  /** Bytes of a frame not complete yet: a stream ending with some ended in the middle of a frame. */
+  get partial(): number {
+    return this.buffered + (this.expected === undefined ? 0 : 4);
+  }
+
   /** The frames completed by `chunk`; throws on a frame longer than MAX_FRAME_BYTES or of length 0. */
   push(chunk: Uint8Array): Frame[] {
     if (chunk.length > 0) {
@@ -56,7 +64,7 @@ export class FrameDecoder {
         if (this.buffered < 4) break;
         const header = this.take(4);
         const length = new DataView(header.buffer).getUint32(0);
-        if (length === 0 || length > MAX_FRAME_BYTES) throw new Error(`frame length ${length} is outside 1..${MAX_FRAME_BYTES}`);
+        if (length === 0 || length > MAX_FRAME_BYTES) throw new FrameLengthError(`frame length ${length} is outside 1..${MAX_FRAME_BYTES}`);
         this.expected = length;
       }
       if (this.buffered < this.expected) break;

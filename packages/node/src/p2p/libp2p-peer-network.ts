@@ -6,11 +6,12 @@ import { tcp } from "@libp2p/tcp";
 import { multiaddr, type Multiaddr } from "@multiformats/multiaddr";
 import { createLibp2p } from "libp2p";
 import { parseHostPort, type NodeConfig, type PeerConfig } from "../config.js";
-import { channelTag, encodeFrame, FrameDecoder, tagChannel } from "./frames.js";
+import { channelTag, encodeFrame, FrameDecoder, FrameLengthError, tagChannel } from "./frames.js";
 import { DEFAULT_QUEUE_LIMITS, type QueueLimits } from "./outbound-queue.js";
 import { libp2pIdentity, peerIdOfPublicKey } from "./peer-identity.js";
 import { DEFAULT_BACKOFF, PeerLink, type BackoffPolicy } from "./peer-link.js";
 import type { Channel, MessageHandler, PeerNetwork, PeerStatus, RequestHandler } from "./peer-network.js";
+import { DEFAULT_PENALTY_POLICY, PeerPenalties, penaltyPolicy, type Offence, type PenaltyPolicy } from "./peer-penalties.js";
 import { answer, exchange } from "./request-stream.js";
 import type { NodeLog } from "../logging/node-log.js";
 
@@ -30,6 +31,8 @@ export interface Libp2pPeerNetworkOptions {
   backoff?: BackoffPolicy;
   /** libp2p connections at once (limits.p2p_connections); libp2p's default when absent. */
   maxConnections?: number;
+  /** When a misbehaving peer is banned, and for how long. */
+  penalties?: PenaltyPolicy;
   /** Where unexpected failures (a throwing message handler) are reported. */
   log?: NodeLog;
 }
@@ -45,12 +48,14 @@ export class Libp2pPeerNetwork implements PeerNetwork {
   private readonly addressByPeerId = new Map<string, string>();
   private readonly messageHandlers: MessageHandler[] = [];
   private requestHandler?: RequestHandler;
+  private readonly penalties: PeerPenalties;
 
   private constructor(
     readonly address: string,
     private readonly key: Awaited<ReturnType<typeof libp2pIdentity>>["key"],
     private readonly options: Libp2pPeerNetworkOptions,
   ) {
+    this.penalties = new PeerPenalties(options.penalties ?? DEFAULT_PENALTY_POLICY);
     for (const peer of options.peers) {
       if (peer.address === address) throw new Error(`p2p peer ${peer.address} is this validator itself`);
       if (this.links.has(peer.address)) throw new Error(`p2p peer ${peer.address} is listed twice`);
@@ -74,6 +79,7 @@ export class Libp2pPeerNetwork implements PeerNetwork {
       listenAddress: config.p2p.listen_address,
       peers: config.p2p.peers,
       maxConnections: config.limits.p2p_connections,
+      penalties: penaltyPolicy(config.limits),
       log,
     });
   }
@@ -81,7 +87,11 @@ export class Libp2pPeerNetwork implements PeerNetwork {
   async start(): Promise<void> {
     if (this.node) return;
     const { host, port } = parseHostPort(this.options.listenAddress);
-    const known = (peerId: PeerId) => this.addressByPeerId.has(peerId.toString());
+    // strangers are refused before any stream opens; a banned validator too, until its ban ends
+    const admitted = (peerId: PeerId) => {
+      const address = this.addressByPeerId.get(peerId.toString());
+      return address !== undefined && !this.penalties.banned(address);
+    };
     const node = await createLibp2p({
       privateKey: this.key,
       addresses: { listen: [hostAddress(host, port).toString()] },
@@ -90,9 +100,9 @@ export class Libp2pPeerNetwork implements PeerNetwork {
       streamMuxers: [yamux()],
       ...(this.options.maxConnections === undefined ? {} : { connectionManager: { maxConnections: this.options.maxConnections } }),
       connectionGater: {
-        denyDialPeer: (peerId) => !known(peerId),
-        denyInboundEncryptedConnection: (peerId) => !known(peerId),
-        denyOutboundEncryptedConnection: (peerId) => !known(peerId),
+        denyDialPeer: (peerId) => !admitted(peerId),
+        denyInboundEncryptedConnection: (peerId) => !admitted(peerId),
+        denyOutboundEncryptedConnection: (peerId) => !admitted(peerId),
       },
     });
     await node.handle(MESSAGE_PROTOCOL, (stream, connection) => this.acceptMessageStream(stream, connection));
@@ -150,7 +160,15 @@ export class Libp2pPeerNetwork implements PeerNetwork {
   }
 
   peers(): PeerStatus[] {
-    return [...this.links.values()].map((link) => link.status());
+    return [...this.links.values()].map((link) => link.status(this.penalties.conduct(link.address)));
+  }
+
+  penalize(peer: string, offence: Offence): void {
+    const link = this.link(peer);
+    if (!this.penalties.penalize(peer, offence)) return;
+    this.options.log?.(`p2p: ${peer} banned until ${new Date(this.penalties.conduct(peer).bannedUntil!).toISOString()} (last offence: ${offence})`);
+    link.counters.failed(new Error(`banned for misbehaving (last: ${offence})`));
+    void this.node?.hangUp(multiaddr(link.remote)).catch((error: unknown) => this.options.log?.(`p2p: hanging up on ${peer}: ${(error as Error).message}`));
   }
 
   /** The one way out for messages: queues the frame for the peer's outbound stream. */
@@ -160,6 +178,7 @@ export class Libp2pPeerNetwork implements PeerNetwork {
 
   /** The one way in for messages: counts them and hands them to the handlers. */
   protected deliver(link: PeerLink, channel: Channel, payload: Uint8Array): void {
+    if (this.penalties.banned(link.address)) return; // still in flight when the ban began
     link.counters.messagesIn++;
     link.counters.bytesIn += payload.length + 5;
     for (const handler of this.messageHandlers) {
@@ -176,19 +195,26 @@ export class Libp2pPeerNetwork implements PeerNetwork {
     if (!link) return stream.abort(new Error("not a configured validator"));
     link.acceptInbound(stream);
     const decoder = new FrameDecoder();
+    let refused = false;
     stream.addEventListener("message", (event) => {
       try {
         for (const frame of decoder.push(event.data.subarray())) this.deliver(link, tagChannel(frame.tag), frame.body);
       } catch (error) {
+        refused = true;
         link.counters.failed(error);
         stream.abort(error as Error);
+        this.penalize(link.address, error instanceof FrameLengthError ? "oversized" : "garbage");
       }
     });
+    stream.addEventListener("close", () => {
+      if (!refused && decoder.partial > 0 && this.node) this.penalize(link.address, "truncated");
+    }, { once: true });
   }
 
   private acceptRequestStream(stream: Stream, connection: Connection): void {
     const link = this.linkOf(connection.remotePeer);
     if (!link) return stream.abort(new Error("not a configured validator"));
+    if (this.penalties.banned(link.address)) return stream.abort(new Error("banned for misbehaving"));
     answer(stream, link.address, this.requestHandler);
   }
 

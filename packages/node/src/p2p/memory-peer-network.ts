@@ -1,6 +1,7 @@
 import { channelTag, encodeFrame, tagChannel } from "./frames.js";
 import { DEFAULT_QUEUE_LIMITS, OutboundQueue, type QueueLimits } from "./outbound-queue.js";
 import { PeerCounters } from "./peer-counters.js";
+import { PeerPenalties, type Offence } from "./peer-penalties.js";
 import type { Channel, MessageHandler, PeerNetwork, PeerStatus, RequestHandler } from "./peer-network.js";
 
 interface Envelope {
@@ -73,6 +74,7 @@ export class MemoryPeerNetwork implements PeerNetwork {
   private requestHandler?: RequestHandler;
   private readonly pending = new Set<(error: Error) => void>();
   private running = false;
+  private readonly penalties = new PeerPenalties();
 
   constructor(
     private readonly hub: MemoryHub,
@@ -140,7 +142,13 @@ export class MemoryPeerNetwork implements PeerNetwork {
   }
 
   peers(): PeerStatus[] {
-    return [...this.links].map(([address, link]) => link.counters.status(address, "memory", link.queue));
+    return [...this.links].map(([address, link]) => link.counters.status(address, "memory", link.queue, this.penalties.conduct(address)));
+  }
+
+  /** Counted as on libp2p; a banned peer's messages and requests are refused until the ban ends. */
+  penalize(peer: string, offence: Offence): void {
+    this.link(peer);
+    this.penalties.penalize(peer, offence);
   }
 
   /** The one way out: straight to the hub while the peer is up, else into the peer's bounded queue. */
@@ -163,7 +171,7 @@ export class MemoryPeerNetwork implements PeerNetwork {
   receive(from: string, frame: Uint8Array): boolean {
     const link = this.links.get(from);
     if (!link) return false;
-    if (this.running) this.deliver(from, link, tagChannel(frame[4]), frame.slice(5));
+    if (this.running && !this.penalties.banned(from)) this.deliver(from, link, tagChannel(frame[4]), frame.slice(5));
     return true;
   }
 
@@ -175,6 +183,7 @@ export class MemoryPeerNetwork implements PeerNetwork {
   /** Called by the hub. */
   async answer(from: string, payload: Uint8Array): Promise<Uint8Array> {
     if (!this.links.has(from)) throw new Error("not a configured validator");
+    if (this.penalties.banned(from)) throw new Error("banned for misbehaving");
     if (!this.requestHandler) throw new Error("this node serves no requests");
     return this.requestHandler(from, payload);
   }

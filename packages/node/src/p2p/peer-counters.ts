@@ -1,4 +1,5 @@
 import type { PeerStatus } from "./peer-network.js";
+import type { PeerConduct } from "./peer-penalties.js";
 
 /** The running figures behind one PeerStatus. */
 export class PeerCounters {
@@ -26,8 +27,9 @@ export class PeerCounters {
     this.lastError = error instanceof Error ? error.message : String(error);
   }
 
-  status(address: string, remote: string, queue: { length: number; dropped: number }): PeerStatus {
+  status(address: string, remote: string, queue: { length: number; dropped: number }, conduct: PeerConduct): PeerStatus {
     return {
+      ...conduct,
       address,
       connected: this.since !== null,
       remote,

@@ -2,6 +2,7 @@ import type { Stream } from "@libp2p/interface";
 import { OutboundQueue, type QueueLimits } from "./outbound-queue.js";
 import { PeerCounters } from "./peer-counters.js";
 import type { PeerStatus } from "./peer-network.js";
+import type { PeerConduct } from "./peer-penalties.js";
 
 /** Delay before redialing a peer: doubles after every failed attempt, from initialMs up to maxMs. */
 export interface BackoffPolicy {
@@ -84,8 +85,8 @@ export class PeerLink {
     }, { once: true });
   }
 
-  status(): PeerStatus {
-    return this.counters.status(this.address, this.remote, this.queue);
+  status(conduct: PeerConduct): PeerStatus {
+    return this.counters.status(this.address, this.remote, this.queue, conduct);
   }
 
   private async connect(): Promise<void> {

@@ -6,11 +6,13 @@ export const CHANNELS = ["consensus", "txs", "status"] as const;
 
 export type Channel = (typeof CHANNELS)[number];
 
+import type { Offence, PeerConduct } from "./peer-penalties.js";
+
 export type MessageHandler = (from: string, payload: Uint8Array, channel: Channel) => void;
 export type RequestHandler = (from: string, payload: Uint8Array) => Promise<Uint8Array>;
 
 /** One peer as this node sees it; feeds getModulesStatus.peer_manager. */
-export interface PeerStatus {
+export interface PeerStatus extends PeerConduct {
   /** The peer's validator address. */
   address: string;
   /** True while messages to this peer have an open path (libp2p: our outbound message stream). */
@@ -53,5 +55,10 @@ export interface PeerNetwork {
   /** Rejects on timeout, an unknown or unreachable peer, a peer that goes away, or a failing handler. */
   request(peer: string, payload: Uint8Array, timeoutMs: number): Promise<Uint8Array>;
   onRequest(handler: RequestHandler): void;
+  /**
+   * Counts a message of `peer`'s that a handler found wrong (docs/networks.md, "Hostile peers"); past the
+   * threshold the peer is disconnected and refused for the ban duration.
+   */
+  penalize(peer: string, offence: Offence): void;
   peers(): PeerStatus[];
 }

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { Channel, PeerNetwork, PeerStatus, QueueLimits } from "../../src/index.js";
+import { DEFAULT_PENALTY_POLICY, OFFENCE_POINTS, type Channel, type PeerNetwork, type PeerStatus, type QueueLimits } from "../../src/index.js";
 import { waitUntil } from "./wait.js";
 
 /** A set of validators that all list each other, and how to make their networks. */
@@ -197,6 +197,23 @@ export function describePeerNetworkConformance(name: string, makeCluster: PeerNe
       await waitUntil(() => members[0].inbox.length > 0, "a member's message arrives");
       expect(members[0].inbox.map((m) => m.text)).to.deep.equal(["member"]);
       expect(members[0].network.peers().map((p) => p.address)).to.deep.equal([cluster.addresses[1]]);
+    });
+
+    it("bans a peer penalized past the threshold: its messages and requests are refused, the others' are not", async () => {
+      const { cluster, members } = await startCluster(3, true);
+      const [a, b, c] = members;
+      const [, addrB, addrC] = cluster.addresses;
+      a.network.onRequest(async () => bytes("answer"));
+      const oversizedOffences = Math.ceil(DEFAULT_PENALTY_POLICY.threshold / OFFENCE_POINTS.oversized);
+      for (let i = 0; i < oversizedOffences; i++) a.network.penalize(addrB, "oversized");
+      expect(statusOf(a.network, addrB).misbehaviour).to.equal(oversizedOffences);
+      expect(statusOf(a.network, addrB).bannedUntil).to.be.a("number");
+      expect(statusOf(a.network, addrC)).to.include({ misbehaviour: 0, bannedUntil: null });
+      b.network.send(cluster.addresses[0], bytes("from b"), "consensus");
+      await expectRejection(b.network.request(cluster.addresses[0], bytes("ledger?"), 2000), /./);
+      c.network.send(cluster.addresses[0], bytes("from c"), "consensus");
+      await waitUntil(() => a.inbox.length > 0, "c's message arrives");
+      expect(a.inbox.map((m) => m.text)).to.deep.equal(["from c"]);
     });
 
     it("stop() closes every socket it opened, and a stopped network refuses requests", async () => {

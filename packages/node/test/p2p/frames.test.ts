@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES } from "../../src/p2p/frames.js";
+import { encodeFrame, FrameDecoder, FrameLengthError, MAX_FRAME_BYTES } from "../../src/p2p/frames.js";
 
 /** `bytes` cut into pieces of `size` (the last one shorter). */
 function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
@@ -37,8 +37,20 @@ describe("frames", () => {
       new DataView(bytes.buffer).setUint32(0, length);
       return bytes;
     };
-    expect(() => new FrameDecoder().push(header(0))).to.throw(/outside 1\.\./);
-    expect(() => new FrameDecoder().push(header(MAX_FRAME_BYTES + 1))).to.throw(/outside 1\.\./);
+    expect(() => new FrameDecoder().push(header(0))).to.throw(FrameLengthError, /outside 1\.\./);
+    expect(() => new FrameDecoder().push(header(MAX_FRAME_BYTES + 1))).to.throw(FrameLengthError, /outside 1\.\./);
+  });
+
+  it("tells how many bytes of an unfinished frame it holds: a stream ending with some was truncated", () => {
+    const frame = encodeFrame(0, Uint8Array.from([1, 2, 3]));
+    const decoder = new FrameDecoder();
+    expect(decoder.partial).to.equal(0);
+    decoder.push(frame.subarray(0, 2));
+    expect(decoder.partial).to.equal(2);
+    decoder.push(frame.subarray(2, 6));
+    expect(decoder.partial).to.equal(6);
+    decoder.push(frame.subarray(6));
+    expect(decoder.partial).to.equal(0);
   });
 
   it("copies each byte of a frame once, however many chunks it came in (joining at every chunk copied a 9 MB frame 140 times over)", () => {
