@@ -35,6 +35,11 @@ describe("parsePrometheusText", () => {
     ]);
   });
 
+  it("reads NaN and infinities in any case, as Prometheus does (prom-client writes an idle event loop's lag as Nan)", () => {
+    const values = parsePrometheusText("# TYPE g gauge\ng{a=\"1\"} Nan\ng{a=\"2\"} NaN\ng{a=\"3\"} -inf\ng{a=\"4\"} +Inf").get("g")!.samples.map((s) => s.value);
+    expect(values).to.deep.equal([NaN, NaN, -Infinity, Infinity]);
+  });
+
   for (const [why, text] of [
     ["a sample of no declared family", "chainsim_x 1"],
     ["a histogram suffix on a gauge", "# TYPE g gauge\ng_sum 1"],

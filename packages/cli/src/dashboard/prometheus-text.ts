@@ -58,8 +58,11 @@ function familyOf(families: Map<string, MetricFamily>, sampleName: string): Metr
   return undefined;
 }
 
+/** A sample value as Prometheus reads it (Go's ParseFloat): NaN and Inf in any case; prom-client writes "Nan". */
 function parseValue(text: string): number | undefined {
-  if (text === "+Inf" || text === "-Inf" || text === "NaN") return Number(text.replace("Inf", "Infinity"));
+  if (/^nan$/i.test(text)) return NaN;
+  const infinity = /^([-+]?)inf$/i.exec(text);
+  if (infinity) return infinity[1] === "-" ? -Infinity : Infinity;
   return /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) ? Number(text) : undefined;
 }
 
