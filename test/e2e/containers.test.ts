@@ -4,11 +4,11 @@ import { loadManifest, nodePorts, type Manifest } from "@chainsim/cli";
 import { ChainsimClient, Keypair, createContract, expectOk, payCoin, sendTransaction, waitForTransaction } from "@chainsim/client";
 import { ErrorCode } from "@chainsim/protocol";
 import { waitFor } from "../harness/network.js";
-import { buildOfflineImage, freePortPrefix, podmanUnavailable, printContainerLogs, removeComposeProject, REPO, run, tail } from "../harness/podman.js";
+import { buildOfflineImage, freePortPrefix, requirePodman, printContainerLogs, removeComposeProject, REPO, run, tail } from "../harness/podman.js";
 
 /**
  * docker-compose.yml for real: the local-4 network as four podman containers from the image `npm run
- * image:offline` assembles (docs/containers.md). Skips only when podman cannot be installed or run here.
+ * image:offline` assembles (docs/containers.md). Fails when podman cannot be installed or run here.
  */
 
 /** The project name keeps containers, volumes and the network apart from any other compose project. */
@@ -42,11 +42,7 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
   }
 
   before(async function () {
-    const why = await timed("podman check/setup", podmanUnavailable);
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
+    await timed("podman setup and probe", requirePodman);
     manifest = await loadManifest(`${REPO}/networks/local-4.toml`);
     // The test runs after `npm test` built everything, so the image is assembled from the current dist/.
     await timed("npm run image:offline", buildOfflineImage);
