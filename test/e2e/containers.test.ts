@@ -172,16 +172,6 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
     return { process, disconnected: !(`${PROJECT}_default` in (JSON.parse(networks || "{}") ?? {})) };
   }
 
-  it("chainsim fault v1 kill --compose, then chainsim fault v1 start --compose brings v1 back", async () => {
-    const killed = await chainsimFault(backend(), ["v1", "kill"]);
-    expect(killed.code, killed.stderr).to.equal(0);
-    expect((await observeV1()).process).to.equal("down");
-    const started = await timed("fault v1 start --compose", () => chainsimFault(backend(), ["v1", "start"]));
-    expect(started.code, started.stderr).to.equal(0);
-    expect(await observeV1()).to.deep.equal({ process: "running", disconnected: false });
-    await backend().waitServing();
-  });
-
   it("chainsim status --compose reads the four containers", async () => {
     const status = await run(process.execPath, [BIN_PATH, "status", "--compose", "--project", PROJECT, "--json"], { env: composeEnv, timeoutMs: 120_000 });
     expect(status.code, status.stderr).to.equal(0);
@@ -208,6 +198,16 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
     } finally {
       dashboard?.kill("SIGINT");
     }
+  });
+
+  it("chainsim fault v1 kill --compose, then chainsim fault v1 start --compose brings v1 back", async () => {
+    const killed = await chainsimFault(backend(), ["v1", "kill"]);
+    expect(killed.code, killed.stderr).to.equal(0);
+    expect((await observeV1()).process).to.equal("down");
+    const started = await timed("fault v1 start --compose", () => chainsimFault(backend(), ["v1", "start"]));
+    expect(started.code, started.stderr).to.equal(0);
+    expect(await observeV1()).to.deep.equal({ process: "running", disconnected: false });
+    await backend().waitServing();
   });
 
   describe("chainsim fault --compose on a down, paused or disconnected container", () => {

@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
-import { isValidatorRunning, readNetworkRecord, stopRecordedNetwork } from "@chainsim/cli";
+import { join } from "node:path";
+import { isValidatorRunning, launchTemporaryNetwork, parseManifest, readNetworkRecord, stopRecordedNetwork } from "@chainsim/cli";
+import { ChainsimClient } from "@chainsim/client";
 import { parseJson } from "@chainsim/protocol";
 import { faultStateTable, type FaultBackend, type Observed } from "../harness/fault-states.js";
-import { dumpLogsOnFailure, startTestNetwork, testManifest, waitFor, type TestNetwork } from "../harness/network.js";
+import { dumpLogsOnFailure, testManifest, waitFor, type TestNetwork } from "../harness/network.js";
 
 /**
  * `chainsim fault --data-dir D` on a validator that is down, paused or disconnected (issue 13, point 2), on
@@ -10,11 +12,14 @@ import { dumpLogsOnFailure, startTestNetwork, testManifest, waitFor, type TestNe
  * network.json, so the teardown stops the recorded network as `chainsim down` would.
  */
 describe("e2e: chainsim fault on a down, paused or disconnected validator (processes)", function () {
-  this.timeout(120_000);
+  this.timeout(240_000);
   let net: TestNetwork;
 
   before(async () => {
-    net = await startTestNetwork(testManifest("e2e-fault-states", 4, { close_interval_ms: 200, empty_close_interval_ms: 500, view_timeout_ms: 1000 }));
+    const manifest = testManifest("e2e-fault-states", 4, { close_interval_ms: 200, empty_close_interval_ms: 500, view_timeout_ms: 1000 });
+    // A loaded machine can take more than the default 30 s to start four validators.
+    const launched = await launchTemporaryNetwork((dataDir) => parseManifest(manifest, join(dataDir, "manifest.toml")), { readyTimeoutMs: 120_000 });
+    net = { ...launched, clients: launched.handle.nodes.map((n) => new ChainsimClient(n.http)) };
   });
   after(async () => {
     if (net) await stopRecordedNetwork(net.dataDir, { signal: "SIGKILL" });

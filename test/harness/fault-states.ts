@@ -6,7 +6,7 @@ import { run, tail, type RunResult } from "./podman.js";
  * Every process action of `chainsim fault` on a validator that is down, paused or disconnected
  * (docs/faults.md, "A node that is down, paused or disconnected"), as one table run on either backend.
  * The cases share one network: each puts v1 in its state, acts, checks the exit code and v1's state, and
- * brings v1 back (heal, then start).
+ * brings v1 back (heal, then start, as far as needed).
  */
 
 export interface Observed {
@@ -49,6 +49,8 @@ function expected(kind: FaultBackend["kind"]): Record<string, Record<string, [nu
   };
 }
 
+const isRunning = (state: Observed) => state.process === "running" && !state.disconnected;
+
 export function chainsimFault(backend: FaultBackend, args: string[]): Promise<RunResult> {
   return run(process.execPath, ["--no-node-snapshot", BIN_PATH, "fault", ...args, ...backend.networkArgs], { timeoutMs: 180_000, env: backend.env });
 }
@@ -72,7 +74,8 @@ export function faultStateTable(backend: () => FaultBackend): void {
           if (code !== 0) expect(result.stderr, "a refusal says what to do").to.match(/chainsim fault v1 (start|resume|heal)/);
           expect(await b.observe(), `v1 after ${action} (stderr:\n${tail(result.stderr, 8)})`).to.deep.equal(after);
         } finally {
-          await must(b, ["v1", "heal"]);
+          // Only what is needed: each `chainsim fault` opens the network anew, which is slow on a loaded machine.
+          if (!isRunning(await b.observe())) await must(b, ["v1", "heal"]);
           if ((await b.observe()).process === "down") await must(b, ["v1", "start"]);
         }
         expect(await b.observe(), "v1 restored").to.deep.equal(R);

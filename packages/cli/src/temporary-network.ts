@@ -34,6 +34,8 @@ export interface TemporaryNetworkOptions {
   /** Extra environment per validator, as LaunchOptions.nodeEnv. */
   nodeEnv?: LaunchOptions["nodeEnv"];
   onProgress?: (message: string) => void;
+  /** As LaunchOptions.readyTimeoutMs (default 30 s). */
+  readyTimeoutMs?: number;
 }
 
 /** Launches `manifest` (parsed by the caller, e.g. with parseManifest) in a temporary directory. */
@@ -50,7 +52,7 @@ export async function launchTemporaryNetwork(manifest: (dataDir: string) => Mani
   try {
     const parsed = manifest(dataDir);
     const portBase = await freePortBase(options.portSlots ?? parsed.nodes.length);
-    handle = await launchNetwork(parsed, { dataDir, portBase, nodeEnv: options.nodeEnv, onProgress: options.onProgress });
+    handle = await launchNetwork(parsed, { dataDir, portBase, nodeEnv: options.nodeEnv, onProgress: options.onProgress, readyTimeoutMs: options.readyTimeoutMs });
     await waitForAgreement(handle, { onProgress: options.onProgress });
   } catch (error) {
     await cleanup();

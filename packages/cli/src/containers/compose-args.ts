@@ -48,9 +48,9 @@ export async function openComposeFromArgs(
   manifest: Manifest,
   onProgress: (message: string) => void,
 ): Promise<ComposeNetwork | undefined> {
+  const clash = Object.keys(exclusive).find((name) => exclusive[name] !== undefined);
+  if (clash && values.compose !== undefined) throw usageError(`${command}: --${clash} and --compose exclude each other`);
   const compose = composeChoice(command, values);
   if (!compose) return undefined;
-  const clash = Object.keys(exclusive).find((name) => exclusive[name] !== undefined);
-  if (clash) throw usageError(`${command}: --${clash} and --compose exclude each other`);
   return openComposeNetwork(manifest, { ...compose, portBase: composePortBase(undefined, manifest.port_base), bringUp: false, onProgress });
 }
