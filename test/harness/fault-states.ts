@@ -40,7 +40,7 @@ function expected(kind: FaultBackend["kind"]): Record<string, Record<string, [nu
   const containers = kind === "compose";
   return {
     down: { kill: [0, D], start: [0, R], restart: [0, R], wipe: [0, R], pause: [1, D], resume: [1, D], heal: [0, D], partition: [1, D], disconnect: containers ? [0, cut(D)] : [1, D] },
-    paused: { kill: [0, D], start: [0, R], restart: [0, R], wipe: [0, R], pause: [0, P], resume: [0, R], heal: [0, R], partition: [1, P], disconnect: containers ? [0, cut(P)] : [1, P] },
+    paused: { kill: [0, D], start: [0, R], restart: [0, R], wipe: [0, R], pause: [0, P], resume: [0, R], heal: [0, R], partition: [1, P], disconnect: [1, P] },
     disconnected: {
       kill: [0, cut(D)], start: [0, cut(R)], restart: [0, R], wipe: [0, R], pause: [0, cut(P)], resume: [0, cut(R)], heal: [0, R],
       // A container off the network cannot be reached for the rules; a process is cut only by rules, so it answers.

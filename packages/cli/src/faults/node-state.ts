@@ -79,11 +79,10 @@ export async function applyFaultInAnyState(target: StatefulTarget, name: string,
       else await deleteFaults(node);
       return undefined;
     case "disconnect":
-      if (target.disconnect) {
-        if (disconnected) return already("disconnected");
-        break;
-      }
-      mustRun("disconnect");
+      if (disconnected) return already("disconnected");
+      // podman 4.3 leaves a paused container's network namespace half torn down: reconnecting it then fails.
+      if (process === "paused") throw new CliError(`${name} is paused: disconnect it once resumed`, `Resume it first: chainsim fault ${name} resume`);
+      if (!target.disconnect) mustRun("disconnect");
       break;
     default:
       if ((MESSAGE_ACTIONS as readonly string[]).includes(spec.action)) mustRun(spec.action);
