@@ -28,6 +28,8 @@ compose_image=$(sed -nE 's/^ *image: *"?([^" ]+)"? *$/\1/p' docker-compose.yml |
 IMAGE=${CHAINSIM_IMAGE:-$compose_image}
 [ -n "$IMAGE" ] || { say "no image: line in docker-compose.yml"; exit 1; }
 command -v podman >/dev/null || { say "podman is missing; run scripts/containers/setup-podman.sh (as root)"; exit 1; }
+. scripts/containers/rootfs.sh
+require_commands image-offline node npm ldd tar sha256sum awk sed du
 
 started=$(date +%s.%N)
 if [ "$build" = 1 ]; then
@@ -44,11 +46,6 @@ chmod 1777 "$root/tmp"
 # --- Node and the shared libraries it (and the native addons) load, at the same paths -----------------
 node_bin=$(readlink -f "$(command -v node)")
 cp "$node_bin" "$root/usr/bin/node"
-copy_libs() { # copies every library `ldd FILE` resolves, dereferenced, at the path ldd prints
-  ldd "$1" | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' | while read -r lib; do
-    [ -e "$root$lib" ] || cp -L --parents "$lib" "$root"
-  done
-}
 copy_libs "$node_bin"
 # The validator starts its contract worker through /bin/sh (to raise the worker's stack limit).
 sh_bin=$(readlink -f /bin/sh)

@@ -3,12 +3,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { formatReport, parseManifest, runScenario } from "@chainsim/cli";
-import { buildOfflineImage, freePortPrefix, podmanUnavailable, REPO, removeComposeProject } from "../harness/podman.js";
+import { buildOfflineImage, freePortPrefix, requirePodman, REPO, removeComposeProject } from "../harness/podman.js";
 
 /**
  * The container backend for real (issue 5, point 5): `chainsim scenario --compose` on docker-compose.yml under
  * podman, with a pause, a kill and a disconnect (leaving the project network) of one container each, keeps
- * every invariant. Skips only when podman cannot be installed or run here.
+ * every invariant. Fails when podman cannot be installed or run here.
  */
 
 const PROJECT = `chainsim-scn-${process.pid}-${randomBytes(3).toString("hex")}`;
@@ -28,11 +28,7 @@ describe("e2e: a scenario on the compose network (container backend, podman)", f
   let started = false;
 
   before(async function () {
-    const why = await podmanUnavailable();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
+    await requirePodman();
     const t0 = Date.now();
     await buildOfflineImage();
     console.log(`      image ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -1,14 +1,17 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
-import { loadManifest, nodePorts, type Manifest } from "@chainsim/cli";
+import { BIN_PATH, loadManifest, nodePorts, type Manifest } from "@chainsim/cli";
 import { ChainsimClient, Keypair, createContract, expectOk, payCoin, sendTransaction, waitForTransaction } from "@chainsim/client";
 import { ErrorCode } from "@chainsim/protocol";
+import { dashboardUrl } from "../harness/dashboard.js";
+import { chainsimFault, faultStateTable, type FaultBackend, type Observed } from "../harness/fault-states.js";
 import { waitFor } from "../harness/network.js";
-import { buildOfflineImage, freePortPrefix, podmanUnavailable, printContainerLogs, removeComposeProject, REPO, run, tail } from "../harness/podman.js";
+import { buildOfflineImage, freePortPrefix, requirePodman, printContainerLogs, removeComposeProject, REPO, run, tail } from "../harness/podman.js";
 
 /**
  * docker-compose.yml for real: the local-4 network as four podman containers from the image `npm run
- * image:offline` assembles (docs/containers.md). Skips only when podman cannot be installed or run here.
+ * image:offline` assembles (docs/containers.md). Fails when podman cannot be installed or run here.
  */
 
 /** The project name keeps containers, volumes and the network apart from any other compose project. */
@@ -42,11 +45,7 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
   }
 
   before(async function () {
-    const why = await timed("podman check/setup", podmanUnavailable);
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
+    await timed("podman setup and probe", requirePodman);
     manifest = await loadManifest(`${REPO}/networks/local-4.toml`);
     // The test runs after `npm test` built everything, so the image is assembled from the current dist/.
     await timed("npm run image:offline", buildOfflineImage);
@@ -154,5 +153,75 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
       }, 30_000, 250);
       expect(answer).to.equal("hello|false");
     }
+  });
+
+  /** chainsim on this project: --compose (docker-compose.yml of the repository) --project, on the test's ports. */
+  const backend = (): FaultBackend => ({
+    kind: "compose",
+    networkArgs: ["--compose", "--project", PROJECT],
+    env: composeEnv,
+    observe: observeV1,
+    waitServing: async () => void (await waitFor("v1 to answer /hello", () => clients[0].hello().then(() => true, () => undefined), 60_000, 250)),
+  });
+
+  /** v1's container as podman shows it: its state, and whether it is on the project network. */
+  async function observeV1(): Promise<Observed> {
+    const inspect = await run("podman", ["inspect", "--format", "{{.State.Status}}\t{{json .NetworkSettings.Networks}}", `${PROJECT}_v1_1`]);
+    const [status, networks] = inspect.stdout.trim().split("\t");
+    const process = status === "running" ? "running" : status === "paused" ? "paused" : "down";
+    return { process, disconnected: !(`${PROJECT}_default` in (JSON.parse(networks || "{}") ?? {})) };
+  }
+
+  it("chainsim status --compose reads the four containers", async () => {
+    // Exit 0 = every node answered and the hashes agree; a loaded machine may time a reading out, so poll (bounded).
+    let last = { code: -1, stdout: "", stderr: "" };
+    const status = await waitFor(
+      "chainsim status --compose to exit 0",
+      async () => {
+        last = await run(process.execPath, [BIN_PATH, "status", "--compose", "--project", PROJECT, "--json"], { env: composeEnv, timeoutMs: 120_000 });
+        return last.code === 0 ? last : undefined;
+      },
+      180_000,
+      1_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; last exit ${last.code}: ${tail(last.stdout + last.stderr, 10)}`);
+    });
+    const network = JSON.parse(status.stdout) as { nodes: { name: string; error?: string }[] };
+    expect(network.nodes.map((n) => n.name)).to.deep.equal(["v1", "v2", "v3", "v4"]);
+    expect(network.nodes.filter((n) => n.error)).to.deep.equal([]);
+  });
+
+  it("chainsim dashboard --compose watches the four containers", async () => {
+    let dashboard: ChildProcess | undefined;
+    try {
+      dashboard = spawn(process.execPath, [BIN_PATH, "dashboard", "--compose", "--project", PROJECT, "--port", "0"], { cwd: REPO, env: { ...process.env, ...composeEnv }, stdio: ["ignore", "pipe", "inherit"] });
+      const url = await dashboardUrl(dashboard);
+      const nodes = await waitFor(
+        "the dashboard to show four nodes up",
+        async () => {
+          const state = (await (await fetch(`${url}api/state`)).json()) as { nodes: { name: string; error?: string }[] };
+          return state.nodes.length === 4 && state.nodes.every((n) => !n.error) ? state.nodes : undefined;
+        },
+        30_000,
+        250,
+      );
+      expect(nodes.map((n) => n.name)).to.deep.equal(["v1", "v2", "v3", "v4"]);
+    } finally {
+      dashboard?.kill("SIGINT");
+    }
+  });
+
+  it("chainsim fault v1 kill --compose, then chainsim fault v1 start --compose brings v1 back", async () => {
+    const killed = await chainsimFault(backend(), ["v1", "kill"]);
+    expect(killed.code, killed.stderr).to.equal(0);
+    expect((await observeV1()).process).to.equal("down");
+    const started = await timed("fault v1 start --compose", () => chainsimFault(backend(), ["v1", "start"]));
+    expect(started.code, started.stderr).to.equal(0);
+    expect(await observeV1()).to.deep.equal({ process: "running", disconnected: false });
+    await backend().waitServing();
+  });
+
+  describe("chainsim fault --compose on a down, paused or disconnected container", () => {
+    faultStateTable(backend);
   });
 });

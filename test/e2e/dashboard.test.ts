@@ -3,9 +3,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { BIN_PATH } from "@chainsim/cli";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { dashboardUrl } from "../harness/dashboard.js";
 import { dumpLogsOnFailure, startTestNetwork, testManifest, type TestNetwork } from "../harness/network.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -96,15 +96,3 @@ describe("e2e: chainsim dashboard in headless Chromium", function () {
     expect(await page.locator("#hashes .mismatch").count()).to.equal(0);
   });
 });
-
-/** The URL `chainsim dashboard` prints once it listens. */
-function dashboardUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on("line", (line) => {
-      const url = /(http:\/\/\S+)/.exec(line)?.[1];
-      if (url) resolve(url);
-    });
-    child.once("exit", (code) => reject(new Error(`chainsim dashboard exited with code ${code} before printing its URL`)));
-  });
-}

@@ -26,8 +26,11 @@ export function testManifest(name: string, nodes: number, consensus: Record<stri
   ].join("\n");
 }
 
+/** How long a test waits for each validator's /hello: starting one takes seconds, a minute on a crowded machine. */
+const READY_TIMEOUT_MS = 120_000;
+
 export async function startTestNetwork(manifestText: string, options?: TemporaryNetworkOptions): Promise<TestNetwork> {
-  const network = await launchTemporaryNetwork((dataDir) => parseManifest(manifestText, join(dataDir, "manifest.toml")), options);
+  const network = await launchTemporaryNetwork((dataDir) => parseManifest(manifestText, join(dataDir, "manifest.toml")), { readyTimeoutMs: READY_TIMEOUT_MS, ...options });
   return { ...network, clients: network.handle.nodes.map((n) => new ChainsimClient(n.http)) };
 }
 

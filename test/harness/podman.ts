@@ -39,21 +39,13 @@ export function tail(text: string, lines = 30): string {
 }
 
 /**
- * Why podman cannot be used here, or undefined when it works. Installs it first (setup-podman.sh: apt-get as
- * root) if it is missing or not configured; only a machine where that fails is a reason to skip.
+ * Makes podman ready or fails: setup-podman.sh installs what is missing (apt-get, as root), writes the
+ * containers.conf docs/containers.md needs, and proves a container's published port answers. A machine where
+ * it cannot is a failure, not a skip (CI runs the script as root, so podman is expected to work there).
  */
-export async function podmanUnavailable(): Promise<string | undefined> {
-  const ready = async () => (await run("podman", ["info"], { timeoutMs: 60_000 })).code === 0 && (await run("podman-compose", ["version"], { timeoutMs: 60_000 })).code === 0;
-  if (await ready()) {
-    // Installed and running: still make sure containers.conf is the one docs/containers.md needs (no-op if so).
-    if (process.getuid?.() === 0) await must("bash", [SETUP], { timeoutMs: 600_000 });
-    return undefined;
-  }
-  if (process.getuid?.() !== 0) return "podman or podman-compose is missing or does not run, and installing them needs root (run scripts/containers/setup-podman.sh as root)";
+export async function requirePodman(): Promise<void> {
   const setup = await run("bash", [SETUP], { timeoutMs: 600_000 });
-  if (setup.code !== 0) return `podman could not be installed or run (scripts/containers/setup-podman.sh exited ${setup.code}):\n${tail(setup.stderr, 10)}`;
-  if (!(await ready())) return "podman was installed but `podman info` or `podman-compose version` still fails";
-  return undefined;
+  if (setup.code !== 0) throw new Error(`podman cannot run docker-compose.yml here: ${SETUP} exited ${setup.code}:\n${tail(setup.stderr, 10)}`);
 }
 
 /** The image docker-compose.yml uses, assembled from the current dist/ (a no-op when nothing changed). */

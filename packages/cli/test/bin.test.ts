@@ -60,6 +60,18 @@ describe("chainsim command", () => {
     expect(run.stderr).to.equal("chainsim: cannot read manifest /nonexistent.toml (ENOENT). Pass the path of a network manifest such as networks/single.toml.\n");
   });
 
+  for (const command of ["status", "dashboard", "fault"]) {
+    const node = command === "fault" ? ["v1", "kill"] : [];
+    it(`${command} shares the --compose parsing: --project without --compose, and --compose with another network, are usage errors`, async () => {
+      const alone = await chainsim(command, ...node, "--project", "p");
+      expect(alone.code, alone.stderr).to.equal(2);
+      expect(alone.stderr).to.include(`${command}: --project goes with --compose`);
+      const both = await chainsim(command, ...node, "--compose", "--data-dir", "/tmp/x");
+      expect(both.code, both.stderr).to.equal(2);
+      expect(both.stderr).to.include(`${command}: --data-dir and --compose exclude each other`);
+    });
+  }
+
   it("node without --config is a usage error", async () => {
     const run = await chainsim("node");
     expect(run.code).to.equal(2);

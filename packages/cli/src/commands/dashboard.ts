@@ -1,24 +1,16 @@
-import { integerFlag, parseCommandArgs, usageError } from "../args.js";
+import { integerFlag, parseCommandArgs } from "../args.js";
+import { withComposeDefault } from "../containers/compose-args.js";
 import { startDashboard } from "../dashboard/server.js";
 import { CliError } from "../errors.js";
-import { loadManifest } from "../manifest.js";
-import { DEFAULT_MANIFEST_PATH } from "../paths.js";
-import { nodesFromRecord, nodesFromUrls } from "./status.js";
-import { defaultDataDir } from "./up.js";
+import { chosenNodes, NODES_OPTIONS } from "./status.js";
 
 /** Clear of the validators' ports of the default networks (16001.. and 17001..). */
 const DEFAULT_PORT = 16900;
 
-/** `chainsim dashboard [MANIFEST] [--data-dir D | --nodes URL,...] [--port P] [--host H]`: a live web page of the network. */
+/** `chainsim dashboard [MANIFEST] [--data-dir D | --nodes URL,... | --compose [FILE] [--project NAME]] [--port P] [--host H]`: a live web page of the network. */
 export async function dashboard(args: string[]): Promise<number | undefined> {
-  const { positionals, values } = parseCommandArgs(
-    "dashboard",
-    args,
-    { "data-dir": { type: "string" }, nodes: { type: "string" }, port: { type: "string" }, host: { type: "string" } },
-    1,
-  );
-  if (values.nodes && values["data-dir"]) throw usageError("give --data-dir or --nodes, not both");
-  const nodes = values.nodes ? nodesFromUrls(values.nodes) : await nodesFromRecord(values["data-dir"] ?? defaultDataDir((await loadManifest(positionals[0] ?? DEFAULT_MANIFEST_PATH)).name));
+  const { positionals, values } = parseCommandArgs("dashboard", withComposeDefault(args), { ...NODES_OPTIONS, port: { type: "string" }, host: { type: "string" } }, 1);
+  const nodes = await chosenNodes("dashboard", positionals[0], values);
   const port = integerFlag("port", values.port) ?? DEFAULT_PORT;
   const host = values.host ?? "127.0.0.1";
   const server = await startDashboard({ nodes, port, host }).catch((error: NodeJS.ErrnoException) => {

@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseCommandArgs, usageError } from "../args.js";
-import { COMPOSE_OPTIONS, composeChoice, composePortBase, withComposeDefault } from "../containers/compose-args.js";
-import { openComposeNetwork } from "../containers/compose-network.js";
-import { applyFault, healedByCaller } from "../faults/apply-fault.js";
+import { COMPOSE_OPTIONS, openComposeFromArgs, withComposeDefault } from "../containers/compose-args.js";
+import { healedByCaller } from "../faults/apply-fault.js";
+import { applyFaultInAnyState } from "../faults/node-state.js";
 import { ContainerBackend } from "../faults/container-backend.js";
 import { BYZANTINE_MODES, describeFault, FAULT_ACTIONS, healingAction, parseDuration, type ByzantineMode, type FaultActionName, type FaultSpec } from "../faults/fault-action.js";
-import { deleteFaults } from "../faults/fault-plane.js";
 import { recordTarget } from "../faults/record-target.js";
 import { loadManifest } from "../manifest.js";
 import { DEFAULT_MANIFEST_PATH } from "../paths.js";
@@ -30,20 +29,17 @@ export async function fault(args: string[]): Promise<number> {
   if (!(FAULT_ACTIONS as readonly string[]).includes(action)) throw usageError(`fault: unknown action ${JSON.stringify(action)}; use one of ${FAULT_ACTIONS.join(", ")}`);
   const spec = faultSpec(action as FaultActionName, argument, values);
   const progress = (message: string) => process.stderr.write(`${message}\n`);
-  const compose = composeChoice("fault", values);
-  if (compose && values["data-dir"] !== undefined) throw usageError("fault: --data-dir and --compose exclude each other");
+  if (nodeName === "all" && spec.action !== "heal") throw usageError("fault: `all` goes only with heal (chainsim fault all heal)");
   const manifest = await loadManifest(DEFAULT_MANIFEST_PATH);
-  const target = compose
-    ? new ContainerBackend(await openComposeNetwork(manifest, { ...compose, portBase: composePortBase(undefined, manifest.port_base), bringUp: false, onProgress: progress }))
-    : await recordTarget(values["data-dir"] ?? defaultDataDir(manifest.name), progress);
+  const compose = await openComposeFromArgs("fault", values, { "data-dir": values["data-dir"] }, manifest, progress);
+  const target = compose ? new ContainerBackend(compose) : await recordTarget(values["data-dir"] ?? defaultDataDir(manifest.name), progress);
 
   if (nodeName === "all") {
-    if (spec.action !== "heal") throw usageError("fault: `all` goes only with heal (chainsim fault all heal)");
-    await Promise.all(target.nodes.map((node) => deleteFaults(node)));
-    progress(`healed every message fault on ${target.nodes.map((n) => n.name).join(", ")}`);
+    for (const node of target.nodes) await applyFaultInAnyState(target, node.name, spec, progress);
+    progress(`healed ${target.nodes.map((n) => n.name).join(", ")}`);
     return 0;
   }
-  const heal = await applyFault(target, nodeName, spec);
+  const heal = await applyFaultInAnyState(target, nodeName, spec, progress);
   progress(`applied: ${describeFault(nodeName, spec)}`);
   // Message rules carry duration_ms and expire in the node; a process fault needs this command to undo it.
   if (spec.for_ms !== undefined && heal && healedByCaller(target, spec)) {

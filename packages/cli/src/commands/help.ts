@@ -14,10 +14,11 @@ commands:
   status [MANIFEST]     one table across the nodes: leader, view, last closed seq, phase, peers, pool, ledger hash
     --data-dir D          the network's data directory (default: .chainsim/<network name>)
     --nodes URL,...       read these nodes instead (http://host:port of each)
+    --compose [FILE] [--project NAME]   the network of docker-compose.yml (as for fault)
     --watch               refresh every second until Ctrl-C
     --json                one JSON object per reading
   dashboard [MANIFEST]  a live web page of the network: nodes, ledger hashes, height chart, active faults
-    --data-dir D | --nodes URL,...   as for status
+    --data-dir D | --nodes URL,... | --compose [FILE] [--project NAME]   as for status
     --port P              where the page is served (default 16900; 0 picks a free port)
     --host H              address to listen on (default 127.0.0.1)
   logs [NODE]           the validators' logs (or NODE's), merged in time order, each line with its node
@@ -27,7 +28,7 @@ commands:
     --json                one JSON record per line instead of text
   fault NODE ACTION [ARG]  a fault on a running network (docs/faults.md); \`fault all heal\` heals every node
     kill|start|restart|wipe|pause|resume           the validator's process (wipe: delete its data, restart, state-sync)
-    partition v2,v3 | disconnect | heal            cut links both ways (disconnect: from every other node); heal: drop NODE's rules
+    partition v2,v3 | disconnect | heal            cut links both ways (disconnect: from every other node); heal: undo all but a kill
     delay MS [--jitter MS] | drop P | duplicate P | reorder P | byzantine MODE   message faults in NODE's p2p layer
     --for D               undo after D (10s, 500ms); message rules expire in the node
     --peers v2,v3         only messages to/from these validators

@@ -1,4 +1,5 @@
 import { parseCommandArgs, usageError } from "../args.js";
+import { COMPOSE_OPTIONS, openComposeFromArgs, withComposeDefault } from "../containers/compose-args.js";
 import { CliError } from "../errors.js";
 import { loadManifest } from "../manifest.js";
 import { networkRecordPath, readNetworkRecord } from "../network-record.js";
@@ -9,16 +10,10 @@ import { defaultDataDir } from "./up.js";
 
 const WATCH_INTERVAL_MS = 1000;
 
-/** `chainsim status [MANIFEST] [--data-dir D | --nodes URL,...] [--watch] [--json]`: one table across nodes. */
+/** `chainsim status [MANIFEST] [--data-dir D | --nodes URL,... | --compose [FILE] [--project NAME]] [--watch] [--json]`: one table across nodes. */
 export async function status(args: string[]): Promise<number> {
-  const { positionals, values } = parseCommandArgs(
-    "status",
-    args,
-    { "data-dir": { type: "string" }, nodes: { type: "string" }, watch: { type: "boolean" }, json: { type: "boolean" } },
-    1,
-  );
-  if (values.nodes && values["data-dir"]) throw usageError("give --data-dir or --nodes, not both");
-  const nodes = values.nodes ? nodesFromUrls(values.nodes) : await nodesFromRecord(values["data-dir"] ?? defaultDataDir((await loadManifest(positionals[0] ?? DEFAULT_MANIFEST_PATH)).name));
+  const { positionals, values } = parseCommandArgs("status", withComposeDefault(args), { ...NODES_OPTIONS, watch: { type: "boolean" }, json: { type: "boolean" } }, 1);
+  const nodes = await chosenNodes("status", positionals[0], values);
   const show = async () => {
     const network = await readNetworkStatus(nodes);
     if (values.json) return void process.stdout.write(JSON.stringify(network) + "\n");
@@ -37,7 +32,22 @@ export async function status(args: string[]): Promise<number> {
   }
 }
 
-export function nodesFromUrls(list: string): { name: string; http: string }[] {
+/** How `status` and `dashboard` name the network they watch. */
+export const NODES_OPTIONS = { "data-dir": { type: "string" }, nodes: { type: "string" }, ...COMPOSE_OPTIONS } as const;
+
+/** The nodes of --nodes, of a --compose project, or of the network recorded in --data-dir (default: the manifest's). */
+export async function chosenNodes(command: string, manifestPath: string | undefined, values: { "data-dir"?: string; nodes?: string; compose?: string; project?: string }): Promise<{ name: string; http: string }[]> {
+  if (values.nodes && values["data-dir"]) throw usageError(`${command}: give --data-dir or --nodes, not both`);
+  if (values.nodes) {
+    if (values.compose !== undefined) throw usageError(`${command}: --nodes and --compose exclude each other`);
+    return nodesFromUrls(values.nodes);
+  }
+  const manifest = await loadManifest(manifestPath ?? DEFAULT_MANIFEST_PATH);
+  const compose = await openComposeFromArgs(command, values, { "data-dir": values["data-dir"] }, manifest, (message) => process.stderr.write(`${message}\n`));
+  return compose ? compose.nodes : nodesFromRecord(values["data-dir"] ?? defaultDataDir(manifest.name));
+}
+
+function nodesFromUrls(list: string): { name: string; http: string }[] {
   return list.split(",").map((url) => {
     const http = url.trim().replace(/\/+$/, "");
     if (!/^https?:\/\/[^/]+$/.test(http)) throw usageError(`--nodes: ${JSON.stringify(url)} is not a node URL`, "Example: --nodes http://127.0.0.1:16002,http://127.0.0.1:16012");
@@ -45,7 +55,7 @@ export function nodesFromUrls(list: string): { name: string; http: string }[] {
   });
 }
 
-export async function nodesFromRecord(dataDir: string): Promise<{ name: string; http: string }[]> {
+async function nodesFromRecord(dataDir: string): Promise<{ name: string; http: string }[]> {
   const record = await readNetworkRecord(dataDir);
   if (!record) {
     throw new CliError(`no network is recorded in ${networkRecordPath(dataDir)}`, "Start one with `chainsim up`, or name its nodes with --nodes URL,...");

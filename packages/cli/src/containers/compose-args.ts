@@ -1,9 +1,11 @@
 import { basename, dirname, resolve } from "node:path";
 import { usageError } from "../args.js";
+import type { Manifest } from "../manifest.js";
+import { openComposeNetwork, type ComposeNetwork } from "./compose-network.js";
 
 export const DEFAULT_COMPOSE_FILE = "docker-compose.yml";
 
-/** The parseArgs options of `--compose [FILE] [--project NAME]`, shared by `scenario` and `fault`. */
+/** The parseArgs options of `--compose [FILE] [--project NAME]`, shared by `scenario`, `fault`, `status` and `dashboard`. */
 export const COMPOSE_OPTIONS = { compose: { type: "string" }, project: { type: "string" } } as const;
 
 /**
@@ -33,4 +35,22 @@ export function composePortBase(flag: number | undefined, manifestPortBase: numb
   if (prefix === undefined) return manifestPortBase;
   if (!/^\d+$/.test(prefix)) throw usageError(`CHAINSIM_PORT_PREFIX should be a whole number (the port base / 100), got ${JSON.stringify(prefix)}`);
   return Number(prefix) * 100;
+}
+
+/**
+ * The running compose network `--compose [FILE] [--project NAME]` names (`fault`, `status`, `dashboard`), or
+ * undefined without --compose. `exclusive` are the other ways of naming a network, which --compose excludes.
+ */
+export async function openComposeFromArgs(
+  command: string,
+  values: { compose?: string; project?: string },
+  exclusive: Record<string, unknown>,
+  manifest: Manifest,
+  onProgress: (message: string) => void,
+): Promise<ComposeNetwork | undefined> {
+  const clash = Object.keys(exclusive).find((name) => exclusive[name] !== undefined);
+  if (clash && values.compose !== undefined) throw usageError(`${command}: --${clash} and --compose exclude each other`);
+  const compose = composeChoice(command, values);
+  if (!compose) return undefined;
+  return openComposeNetwork(manifest, { ...compose, portBase: composePortBase(undefined, manifest.port_base), bringUp: false, onProgress });
 }

@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CliError } from "../errors.js";
 import type { FaultTargetNode } from "../faults/apply-fault.js";
+import type { NodeState } from "../faults/node-state.js";
 import type { Manifest } from "../manifest.js";
 import { HOST, nodePorts } from "../network-config.js";
 import { getJson } from "../node-http.js";
@@ -30,6 +31,8 @@ export interface ComposeNetwork {
   readonly nodes: FaultTargetNode[];
   /** The container of a service (found by its compose labels, which both engines set). */
   container(service: string): string;
+  /** The container's state: running, paused or down (stopped, exited, created), and whether it left the project network. */
+  state(service: string): Promise<NodeState>;
   /** Waits (bounded) until validator `name` answers /hello on its published port. */
   waitUntilServing(name: string, timeoutMs?: number): Promise<void>;
   /** `compose down -v` and the project network, only when this process started the project. */
@@ -49,7 +52,8 @@ export async function openComposeNetwork(manifest: Manifest, options: ComposeOpt
     (await engine.run(["ps", ...(all ? ["-a"] : []), "--filter", `label=com.docker.compose.project=${project}`, "--format", "{{.Names}}"])).split("\n").filter(Boolean);
 
   let startedHere = false;
-  if ((await containers(false)).length === 0) {
+  // `chainsim fault` needs the project's containers, even all stopped; a scenario needs them running.
+  if ((await containers(!options.bringUp)).length === 0) {
     if (!options.bringUp) throw new CliError(`compose project ${project} is not running`, `Start it with \`${engine.compose.join(" ")} -p ${project} up -d\`, or name it with --project`);
     await requireImage(engine, file);
     progress(`starting compose project ${project} (${engine.compose.join(" ")} up -d, port base ${options.portBase})`);
@@ -88,6 +92,11 @@ export async function openComposeNetwork(manifest: Manifest, options: ComposeOpt
       if (!name) throw new CliError(`compose project ${project} has no validator ${JSON.stringify(service)}`, `Use one of ${[...names.keys()].join(", ")}`);
       return name;
     },
+    state: async (service) => {
+      const [status, networks] = (await engine.run(["inspect", "--format", "{{.State.Status}}\t{{json .NetworkSettings.Networks}}", network.container(service)])).trim().split("\t");
+      const process = status === "running" ? "running" : status === "paused" ? "paused" : "down";
+      return { process, disconnected: !(network.network in (JSON.parse(networks || "{}") ?? {})) };
+    },
     waitUntilServing: async (name, timeoutMs = 60_000) => {
       const node = nodes.find((n) => n.name === name)!;
       const deadline = Date.now() + timeoutMs;
@@ -99,8 +108,15 @@ export async function openComposeNetwork(manifest: Manifest, options: ComposeOpt
     stop: tearDown,
   };
   try {
-    for (const node of nodes) await network.waitUntilServing(node.name);
-    await checkIdentity(nodes, manifest);
+    // A validator stopped, paused or disconnected by `chainsim fault` stays so: the others must serve, and be the manifest's.
+    const serving: FaultTargetNode[] = [];
+    for (const node of nodes) {
+      const state = await network.state(node.name);
+      if (state.process !== "running" || state.disconnected) continue;
+      await network.waitUntilServing(node.name);
+      serving.push(node);
+    }
+    await checkIdentity(serving, manifest);
   } catch (error) {
     await tearDown();
     throw error;

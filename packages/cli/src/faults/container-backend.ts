@@ -1,17 +1,22 @@
 import { CliError } from "../errors.js";
 import type { ComposeNetwork } from "../containers/compose-network.js";
-import type { FaultTarget, FaultTargetNode } from "./apply-fault.js";
+import type { FaultTargetNode } from "./apply-fault.js";
+import type { NodeState, StatefulTarget } from "./node-state.js";
 
 /**
  * Faults on validators run by a compose project, through the container engine (docs/faults.md,
  * "Containers"): kill + start, restart, pause/unpause, and disconnect as leaving the project network.
  * Message faults need nothing here: they go to /debug/faults on the published ports like any node's.
  */
-export class ContainerBackend implements FaultTarget {
+export class ContainerBackend implements StatefulTarget {
   readonly nodes: FaultTargetNode[];
 
   constructor(private readonly compose: ComposeNetwork) {
     this.nodes = compose.nodes;
+  }
+
+  state(name: string): Promise<NodeState> {
+    return this.compose.state(name);
   }
 
   async kill(name: string): Promise<void> {
@@ -49,7 +54,7 @@ export class ContainerBackend implements FaultTarget {
     if (cut) await this.engine(["network", "disconnect", this.compose.network, container]);
     else {
       await this.engine(["network", "connect", "--alias", name, this.compose.network, container]);
-      await this.compose.waitUntilServing(name);
+      if ((await this.state(name)).process === "running") await this.compose.waitUntilServing(name);
     }
   }
 

@@ -1,17 +1,18 @@
+import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { CliError } from "../errors.js";
 import { wipeNodeData } from "../launcher.js";
 import { networkRecordPath, readNetworkRecord, runningNodes, writeNetworkRecord, type NetworkRecord } from "../network-record.js";
 import { freezeValidator, isValidatorRunning, stopProcess } from "../processes.js";
 import { spawnValidator, waitForNodes } from "../validator.js";
-import type { FaultTarget } from "./apply-fault.js";
+import { partitionRulesAgainst, type StatefulTarget } from "./node-state.js";
 
 /**
  * Faults on a network another `chainsim up` started, found through `<dataDir>/network.json`. A validator
  * started here runs detached (it must outlive this command), and its new pid is written back to the record
  * so `down`, `status` and later faults find it.
  */
-export async function recordTarget(dataDir: string, onProgress: (message: string) => void): Promise<FaultTarget> {
+export async function recordTarget(dataDir: string, onProgress: (message: string) => void): Promise<StatefulTarget> {
   const record = await readNetworkRecord(dataDir);
   if (!record) throw new CliError(`no network is recorded in ${networkRecordPath(dataDir)}`, "Start one with `chainsim up --detach` (or pass its --data-dir)");
   if (runningNodes(record).length === 0) throw new CliError(`network ${record.network} in ${dataDir} is not running`, `Start it with \`chainsim up --data-dir ${dataDir}\``);
@@ -33,8 +34,13 @@ export async function recordTarget(dataDir: string, onProgress: (message: string
     await writeNetworkRecord(record);
     await waitForNodes([{ name, http: node.http, process: validator }], { onProgress });
   };
-  return {
+  const target: StatefulTarget = {
     nodes: record.nodes,
+    state: async (name) => {
+      const node = entry(name);
+      const process = !isValidatorRunning(node.pid, node.config_file) ? "down" : isStopped(node.pid) ? "paused" : "running";
+      return { process, disconnected: (await partitionRulesAgainst(target, node)).length > 0 };
+    },
     kill: (name) => stop(name, "SIGKILL"),
     start,
     restart: async (name, { wipe }) => {
@@ -51,4 +57,11 @@ export async function recordTarget(dataDir: string, onProgress: (message: string
     },
     stopTwin: async () => {},
   };
+  return target;
+}
+
+/** Whether the process is stopped by a signal (SIGSTOP, `pause`): state T in /proc/PID/stat (Linux). */
+function isStopped(pid: number): boolean {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).startsWith("T");
 }
