@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { readFile } from "node:fs/promises";
 import { WebSocket } from "ws";
 import { ApiError, Keypair, payCoin, sendTransaction, type ChainsimClient } from "@chainsim/client";
 import { ErrorCode, parseJson } from "@chainsim/protocol";
@@ -42,6 +43,19 @@ describe("e2e: a validator's limits are settings, each with a clear error", func
     const at = await fetch(base + "/submitTransaction", { method: "POST", body: JSON.stringify({ items: [], padding: "x".repeat(65_536 - 25) }) }); // 65,536 bytes exactly
     expect(at.status).to.equal(200);
     expect(parseJson(await at.text())).to.deep.equal({ results: [], success_count: 0 });
+  });
+
+  it("takes bodies as sent: a compressed body or an unknown charset is error 2, not inflated, not logged", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const gzipped = await fetch(base + "/submitTransaction", { method: "POST", headers: { "Content-Encoding": "gzip" }, body: gzipSync(JSON.stringify({ items: [] })) });
+    expect(gzipped.status).to.equal(200);
+    expect(parseJson(await gzipped.text())).to.deep.equal({ error_code: ErrorCode.INVALID_PARAMETER, error_desc: "the request body cannot be read: content encoding unsupported", result: null });
+    const charset = await fetch(base + "/submitTransaction", { method: "POST", headers: { "Content-Type": `text/plain; charset=${"A".repeat(1000)}` }, body: "{}" });
+    const answer = parseJson(await charset.text()) as { error_code: number; error_desc: string };
+    expect(answer.error_code).to.equal(ErrorCode.INVALID_PARAMETER);
+    expect(answer.error_desc.length, "the client's text is cut").to.be.below(300);
+    const log = await readFile(net.handle.nodes[0].process.paths.logFile, "utf8");
+    expect(log).to.not.include("internal error");
   });
 
   it("refuses more than limits.submit_items items as a whole", async () => {

@@ -101,6 +101,9 @@ export interface LimitsConfig {
   ws_message_bytes: number;
 }
 
+/** The longest delay Node's timers take as given. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const DEFAULT_LIMITS: LimitsConfig = {
   http_body_bytes: 16 << 20,
   http_bodies_in_flight_bytes: 64 << 20,
@@ -159,6 +162,10 @@ export function parseNodeConfig(json: unknown): NodeConfig {
       } else if (!Number.isInteger(value) || (value as number) <= 0) fail(`${section}.${key}`, "should be a positive integer");
     }
   }
+  // Node's timers fire a delay above 2^31-1 ms at once: a longer ban or expiry would do the opposite of what it says.
+  for (const [key, value] of Object.entries(limits)) if (key.endsWith("_ms") && value > MAX_TIMER_MS) fail(`limits.${key}`, `should be at most ${MAX_TIMER_MS} ms`);
+  // A body larger than what may be in flight could never be taken, and its "retry later" would be a lie.
+  if (limits.http_bodies_in_flight_bytes < limits.http_body_bytes) fail("limits.http_bodies_in_flight_bytes", `should be at least limits.http_body_bytes (${limits.http_body_bytes})`);
   const peers = parsePeers(c.p2p?.peers, fail);
   // Each peer needs a connection of its own; libp2p prunes connections past the limit.
   if (limits.p2p_connections < peers.length) fail("limits.p2p_connections", `should be at least the number of peers (${peers.length})`);

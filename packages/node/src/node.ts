@@ -69,7 +69,7 @@ async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => voi
     log.warn(`UNSAFE: ${UNSAFE_QUORUM_ENV}=${unsafeQuorum}: this validator commits on ${unsafeQuorum} vote(s) instead of 2f+1 and can break agreement (tests only)`);
   }
   const dbs = await Databases.open(config.data_dir);
-  const metrics = new NodeMetrics();
+  const metrics = new NodeMetrics(config.limits.pool_transactions);
   try {
     const signatures = new SignatureChecker(new Ed25519Verifier());
     const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config.contracts.steps, builtinSteps: config.contracts.builtin_steps, lint: config.contracts.lint };

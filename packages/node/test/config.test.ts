@@ -56,6 +56,8 @@ describe("node config", () => {
     rejectsLimits({ ws_client: 3 }, /^config: limits\.ws_client is not a setting/);
     rejectsLimits({ submit_items: 0 }, /^config: limits\.submit_items should be a positive integer/);
     rejectsLimits({ pool_bytes: "64mb" }, /^config: limits\.pool_bytes should be a positive integer/);
+    rejectsLimits({ p2p_ban_ms: 2 ** 31 }, /^config: limits\.p2p_ban_ms should be at most 2147483647 ms/);
+    rejectsLimits({ http_body_bytes: 2000, http_bodies_in_flight_bytes: 1000 }, /^config: limits\.http_bodies_in_flight_bytes should be at least limits\.http_body_bytes \(2000\)/);
     expect(() => parseNodeConfig(config([peer, { ...peer, port: 16021 }], { p2p_connections: 1 }))).to.throw(ChainError, /^config: limits\.p2p_connections should be at least the number of peers \(2\)/);
   });
 });

@@ -5,6 +5,7 @@ import { WsMessageType } from "@chainsim/protocol";
 import { EventClient } from "../src/events/event-client.js";
 import { EventServer } from "../src/events/event-server.js";
 import { TestChain, chainPerTest } from "./helpers/chain.js";
+import { collectingLog } from "./helpers/log.js";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -32,7 +33,7 @@ describe("event clients that cannot keep up", () => {
 
   it("drops a client that stops answering pings, and keeps one that answers", async () => {
     const server = new EventServer(
-      { ledgers: chain.ledgers, txs: chain.txs, validatorAddress: chain.validator.address, chainId: 0n, log: () => {} },
+      { ledgers: chain.ledgers, txs: chain.txs, validatorAddress: chain.validator.address, chainId: 0n, log: collectingLog([]) },
       { maxBufferedBytes: 1 << 20, heartbeatMs: 50, maxPayloadBytes: 1 << 20, maxClients: 16 },
     );
     const port = await freePort();
@@ -62,12 +63,12 @@ describe("event clients that cannot keep up", () => {
     socket.bufferedAmount = 4096; // the reader stopped: the socket keeps what it could not write
     client.push(WsMessageType.LEDGER_HEADER, new Uint8Array(10));
     expect(sent).to.have.length(1);
-    expect(drops).to.deep.equal(["send buffer over 1024 bytes"]);
+    expect(drops).to.deep.equal(["send buffer over 1024 bytes (limits.ws_send_buffer_bytes)"]);
   });
 
   it("closes a client past limits.ws_clients with 1013 and the reason, and takes one again when a place frees", async () => {
     const server = new EventServer(
-      { ledgers: chain.ledgers, txs: chain.txs, validatorAddress: chain.validator.address, chainId: 0n, log: () => {} },
+      { ledgers: chain.ledgers, txs: chain.txs, validatorAddress: chain.validator.address, chainId: 0n, log: collectingLog([]) },
       { maxBufferedBytes: 1 << 20, heartbeatMs: 60_000, maxPayloadBytes: 1 << 20, maxClients: 2 },
     );
     const port = await freePort();

@@ -44,7 +44,7 @@ export class EventClient {
   private send(type: WsMessageType | bigint, request: boolean, sequence: bigint | undefined, data: Uint8Array): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     if (this.socket.bufferedAmount > this.maxBuffered) {
-      this.onDrop(this, `send buffer over ${this.maxBuffered} bytes`);
+      this.onDrop(this, `send buffer over ${this.maxBuffered} bytes (limits.ws_send_buffer_bytes)`);
       return;
     }
     this.socket.send(codecs.WsMessage.encode({ type: BigInt(type), request, sequence, data }));

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import {
   ChainError,
   ErrorCode,
@@ -19,6 +19,7 @@ import type { LedgerManager } from "../ledger/ledger-manager.js";
 import type { TxService } from "../pool/tx-service.js";
 import { EventClient } from "./event-client.js";
 import { ledgerEvents } from "./ledger-events.js";
+import type { NodeLog } from "../logging/node-log.js";
 
 export interface EventServerOptions {
   /** A client whose unsent bytes exceed this is dropped. */
@@ -39,6 +40,10 @@ export function eventOptions(limits: LimitsConfig): EventServerOptions {
 }
 
 export const DEFAULT_EVENT_OPTIONS: EventServerOptions = eventOptions(DEFAULT_LIMITS);
+/** A WebSocket connection must send its upgrade request within this (as HTTP requests their headers). */
+const UPGRADE_HEADERS_TIMEOUT_MS = 20_000;
+/** Connections past limits.ws_clients taken at once: room to answer them 1013, not a second pool of clients. */
+const CONNECTIONS_UPGRADING = 64;
 /** WebSocket close code 1013, "Try Again Later" (RFC 6455 registry). */
 const TRY_AGAIN_LATER = 1013;
 
@@ -51,7 +56,7 @@ export interface EventSources {
   txs: TxService;
   validatorAddress: string;
   chainId: bigint;
-  log: (line: string) => void;
+  log: NodeLog;
 }
 
 /**
@@ -61,6 +66,7 @@ export interface EventSources {
  */
 export class EventServer {
   private server: WebSocketServer | undefined;
+  private http: Server | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly clients = new Set<EventClient>();
   private readonly closedLedgers: ExecutedLedger[] = [];
@@ -75,16 +81,23 @@ export class EventServer {
 
   async start(listenAddress: string): Promise<void> {
     const { host, port } = parseHostPort(listenAddress);
+    // The HTTP server under the WebSockets, with bounds of its own: a connection must upgrade within the
+    // timeouts, and connections at once are bounded (the clients and room for those upgrading, who get the
+    // 1013 answer). Node's defaults held 50 half-sent upgrades for minutes (review of 2026-11-27).
+    const http = createServer((_req, res) => res.writeHead(426, { "Content-Type": "text/plain" }).end("Upgrade Required"));
+    http.headersTimeout = UPGRADE_HEADERS_TIMEOUT_MS;
+    http.requestTimeout = UPGRADE_HEADERS_TIMEOUT_MS;
+    http.maxConnections = this.options.maxClients + CONNECTIONS_UPGRADING;
+    this.http = http;
     const server = new WebSocketServer({
-      host,
-      port,
+      server: http,
       maxPayload: this.options.maxPayloadBytes,
       verifyClient: ({ req }: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) =>
         done(PATHS.has(new URL(req.url ?? "/", "http://localhost").pathname), 404, "WebSocket paths are / and /websocket"),
     });
     await new Promise<void>((resolve, reject) => {
-      server.once("listening", resolve);
-      server.once("error", (error) => reject(new Error(`cannot listen for WebSockets on ${listenAddress}: ${error.message}`)));
+      http.once("error", (error) => reject(new Error(`cannot listen for WebSockets on ${listenAddress}: ${error.message}`)));
+      http.listen(port, host, resolve);
     });
     server.on("connection", (socket, req) => this.connected(socket, req));
     this.server = server;
@@ -98,6 +111,13 @@ export class EventServer {
     const server = this.server;
     this.server = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    const http = this.http;
+    this.http = undefined;
+    if (http) {
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeAllConnections();
+      await closed;
+    }
   }
 
   /** getModulesStatus.websocket_server.clients */
@@ -117,7 +137,8 @@ export class EventServer {
     socket.on("pong", () => (client.alive = true));
     socket.on("close", () => this.clients.delete(client));
     // ws closes the socket after an error (bad frame, oversized payload); only the other clients matter.
-    socket.on("error", (error) => this.sources.log(`websocket ${client.remote}: ${error.message}`));
+    // At debug: a client can cause one per connection (an oversized or invalid frame), so at info it could fill the log.
+    socket.on("error", (error) => this.sources.log.debug(`websocket ${client.remote}: ${error.message}`));
   }
 
   private drop(client: EventClient, why: string): void {

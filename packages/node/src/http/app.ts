@@ -13,7 +13,12 @@ export type BodyLimits = Pick<LimitsConfig, "http_body_bytes" | "http_bodies_in_
 
 /** `bytes` as "16 MiB" where it is a whole number of MiB, else as bytes. */
 function sizeText(bytes: number): string {
-  return bytes % (1 << 20) === 0 ? `${bytes >> 20} MiB` : `${bytes} bytes`;
+  return bytes % 2 ** 20 === 0 ? `${bytes / 2 ** 20} MiB` : `${bytes} bytes`;
+}
+
+/** At most 200 characters of a text a client may have chosen, for an answer. */
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /**
@@ -120,7 +125,9 @@ export function createApp(
     if (req.method === "POST") inFlight.track(req, res);
     next();
   });
-  app.use(express.text({ type: () => true, limit: limits.http_body_bytes }));
+  // Bodies are taken as sent, never inflated: BodiesInFlight counts bytes received, and 15 KB of gzip held
+  // 15 MiB each (review of 2026-11-27). A Content-Encoding other than identity is refused (error 2).
+  app.use(express.text({ type: () => true, limit: limits.http_body_bytes, inflate: false }));
   app.use(async (req, res, next) => {
     // A body dropped for its size while it was read (BodiesInFlight) was answered already: nothing runs.
     if (res.headersSent) return;
@@ -156,6 +163,10 @@ export function createApp(
       sendJson(res, { error_code: ErrorCode.INVALID_PARAMETER, error_desc: `request body is larger than ${sizeText(limits.http_body_bytes)} (limits.http_body_bytes)` }, 413);
     } else if (error instanceof ChainError) {
       sendJson(res, { error_code: error.code, error_desc: error.message, result: null });
+    } else if (e.type !== undefined && e.status !== undefined && e.status < 500) {
+      // The body parser refused the request (an unknown charset, a Content-Encoding, a bad length): the
+      // client's mistake, answered like any bad input and not logged. Its text may be the client's: cut it.
+      sendJson(res, { error_code: ErrorCode.INVALID_PARAMETER, error_desc: `the request body cannot be read: ${clip(e.message ?? e.type)}`, result: null });
     } else {
       log(`internal error on ${req.method} ${req.path}: ${(error as Error)?.stack ?? error}`);
       sendJson(res, { error_code: ErrorCode.INTERNAL, error_desc: `internal error: ${e.message ?? String(error)}`, result: null });

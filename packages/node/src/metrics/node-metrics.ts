@@ -30,9 +30,11 @@ export class NodeMetrics {
   private readonly phaseSeconds = new Histogram({ name: "chainsim_consensus_phase_seconds", help: "Durations of the consensus phases this validator observes, by phase", labelNames: ["phase"] as const, buckets: LATENCY_BUCKETS, registers: [this.registry] });
   private readonly contractCounters = new ContractCounters(this.registry);
   /** performance.now() at admission, by transaction hash; bounded like the pool. */
-  private readonly admittedAt = new NewestMap<string, number>(DEFAULT_POOL_LIMITS.total);
+  private readonly admittedAt: NewestMap<string, number>;
 
-  constructor() {
+  /** `poolTransactions`: the validator's limits.pool_transactions, which bounds the admissions it times. */
+  constructor(poolTransactions = DEFAULT_POOL_LIMITS.total) {
+    this.admittedAt = new NewestMap(poolTransactions);
     collectDefaultMetrics({ register: this.registry });
   }
 
