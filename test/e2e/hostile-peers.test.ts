@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { sign, type Body } from "@chainsim/consensus";
-import { encodeFrame, MAX_FRAME_BYTES } from "@chainsim/node";
+import { encodeFrame, MAX_FRAME_BYTES, MAX_REQUEST_BYTES, REQUEST_PROTOCOL } from "@chainsim/node";
 import { codecs, decodePrivateKey, sha256, toHex } from "@chainsim/protocol";
 import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import { expect } from "chai";
@@ -154,6 +154,15 @@ describe("e2e: hostile peers cannot hurt a validator", function () {
     const oversized = new Uint8Array(4 + 1000);
     new DataView(oversized.buffer).setUint32(0, MAX_FRAME_BYTES + 1);
     for (let i = 0; i < 3; i++) await hostile.sendOnce(target, oversized).catch(() => undefined);
+    await expectBanned(before, 2);
+  });
+
+  it("drops a request stream announcing more than MAX_REQUEST_BYTES and bans a peer that keeps doing it", async () => {
+    // Sync requests are a few bytes: a large one held 32 MiB per stream for ever (review of 2026-11-27).
+    const before = (await hostileRow()).misbehaviour;
+    const oversized = new Uint8Array(4 + 1000);
+    new DataView(oversized.buffer).setUint32(0, MAX_REQUEST_BYTES + 1);
+    for (let i = 0; i < 3; i++) await hostile.sendOnce(target, oversized, REQUEST_PROTOCOL).catch(() => undefined);
     await expectBanned(before, 2);
   });
 

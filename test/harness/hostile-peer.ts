@@ -28,16 +28,16 @@ export class HostilePeer {
     return new HostilePeer(node);
   }
 
-  /** A message stream to `target`, as a validator opens one; rejects when the target refuses the connection. */
-  open(target: DialTarget): Promise<Stream> {
+  /** A message stream to `target` (or a request stream), as a validator opens one; rejects when the target refuses the connection. */
+  open(target: DialTarget, protocol = MESSAGE_PROTOCOL): Promise<Stream> {
     const colon = target.p2p.lastIndexOf(":");
     const address = multiaddr(`/ip4/${target.p2p.slice(0, colon)}/tcp/${target.p2p.slice(colon + 1)}/p2p/${peerIdOfPublicKey(target.publicKey)}`);
-    return this.node.dialProtocol(address, MESSAGE_PROTOCOL);
+    return this.node.dialProtocol(address, protocol);
   }
 
   /** Opens a stream, writes `bytes` and closes it. */
-  async sendOnce(target: DialTarget, bytes: Uint8Array): Promise<void> {
-    const stream = await this.open(target);
+  async sendOnce(target: DialTarget, bytes: Uint8Array, protocol = MESSAGE_PROTOCOL): Promise<void> {
+    const stream = await this.open(target, protocol);
     stream.send(bytes);
     await stream.close().catch(() => undefined); // the validator may have reset it already
   }

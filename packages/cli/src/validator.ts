@@ -152,7 +152,7 @@ async function startFailure(node: { name: string; process: ValidatorProcess }, w
   const { logFile } = node.process.paths;
   return new CliError(
     `validator ${node.name} ${what}`,
-    `Read the end of its log below (all of it: ${logFile}), fix the cause and run \`chainsim up\` again (--fresh starts the chain over)`,
+    `Read the end of its log below (all of it: ${logFile}), fix the cause and start it again (\`chainsim up\`, or \`chainsim fault ${node.name} start\` while the others run)`,
     { details: await logTail(logFile) },
   );
 }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseCommandArgs, usageError } from "../args.js";
 import { COMPOSE_OPTIONS, openComposeFromArgs, withComposeDefault } from "../containers/compose-args.js";
 import { healedByCaller } from "../faults/apply-fault.js";
-import { applyFaultInAnyState } from "../faults/node-state.js";
+import { applyFaultInAnyState, NOTHING_TO_DO } from "../faults/node-state.js";
 import { ContainerBackend } from "../faults/container-backend.js";
 import { BYZANTINE_MODES, describeFault, FAULT_ACTIONS, healingAction, parseDuration, type ByzantineMode, type FaultActionName, type FaultSpec } from "../faults/fault-action.js";
 import { recordTarget } from "../faults/record-target.js";
@@ -40,6 +40,7 @@ export async function fault(args: string[]): Promise<number> {
     return 0;
   }
   const heal = await applyFaultInAnyState(target, nodeName, spec, progress);
+  if (heal === NOTHING_TO_DO) return 0;
   progress(`applied: ${describeFault(nodeName, spec)}`);
   // Message rules carry duration_ms and expire in the node; a process fault needs this command to undo it.
   if (spec.for_ms !== undefined && heal && healedByCaller(target, spec)) {

@@ -55,6 +55,13 @@ export async function node(args: string[]): Promise<number | undefined> {
         "Fix the config or the data directory it names; `chainsim up` writes configs, and `chainsim up --fresh` starts the chain over",
       );
     }
+    // The validator refused to start (a damaged data directory, a port in use): its log has the whole story.
+    if (error instanceof Error) {
+      throw new CliError(
+        `the validator of ${file} could not start: ${error.message.replace(/\.$/, "")}`,
+        "Free a port in use; restore a damaged data directory from a backup, or let `chainsim fault NODE wipe` sync it again from the other validators (docs/operations.md)",
+      );
+    }
     throw error;
   }
   return undefined; // the validator keeps this process alive

@@ -15,18 +15,21 @@ export interface StatefulTarget extends FaultTarget {
   state(name: string): Promise<NodeState>;
 }
 
+/** What applyFaultInAnyState answers when the action's result was already there. */
+export const NOTHING_TO_DO = Symbol("nothing to do");
+
 /**
  * `chainsim fault` on a node in any state (docs/faults.md, "A node that is down, paused or disconnected"):
  * an action whose result is already there says so and does nothing; kill, start, restart and wipe first
  * resume a paused node, and start, restart and wipe reconnect a disconnected container (its published port
  * needs the network); pause, resume and the message faults refuse a node that is down, saying what to do.
  */
-export async function applyFaultInAnyState(target: StatefulTarget, name: string, spec: FaultSpec, say: (message: string) => void): Promise<Heal | undefined> {
+export async function applyFaultInAnyState(target: StatefulTarget, name: string, spec: FaultSpec, say: (message: string) => void): Promise<Heal | undefined | typeof NOTHING_TO_DO> {
   const node = targetNode(target, name);
   const { process, disconnected } = await target.state(name);
-  const already = (what: string) => {
+  const already = (what: string): typeof NOTHING_TO_DO => {
     say(`${name} is already ${what}: nothing to do`);
-    return undefined;
+    return NOTHING_TO_DO;
   };
   const resumeFirst = async () => {
     if (process !== "paused") return;

@@ -47,12 +47,15 @@ export class FrameDecoder {
   /** The length (tag + body) of the frame at the front, once its header was read. */
   private expected: number | undefined;
 
+  /** `maxFrameBytes`: the largest frame this stream may carry (request streams carry small ones). */
+  constructor(private readonly maxFrameBytes = MAX_FRAME_BYTES) {}
+
   /** Bytes of a frame not complete yet: a stream ending with some ended in the middle of a frame. */
   get partial(): number {
     return this.buffered + (this.expected === undefined ? 0 : 4);
   }
 
-  /** The frames completed by `chunk`; throws on a frame longer than MAX_FRAME_BYTES or of length 0. */
+  /** The frames completed by `chunk`; throws on a frame longer than maxFrameBytes or of length 0. */
   push(chunk: Uint8Array): Frame[] {
     if (chunk.length > 0) {
       this.chunks.push(chunk);
@@ -64,7 +67,7 @@ export class FrameDecoder {
         if (this.buffered < 4) break;
         const header = this.take(4);
         const length = new DataView(header.buffer).getUint32(0);
-        if (length === 0 || length > MAX_FRAME_BYTES) throw new FrameLengthError(`frame length ${length} is outside 1..${MAX_FRAME_BYTES}`);
+        if (length === 0 || length > this.maxFrameBytes) throw new FrameLengthError(`frame length ${length} is outside 1..${this.maxFrameBytes}`);
         this.expected = length;
       }
       if (this.buffered < this.expected) break;

@@ -1,6 +1,7 @@
 export { Libp2pPeerNetwork, MESSAGE_PROTOCOL, REQUEST_PROTOCOL, type Libp2pPeerNetworkOptions } from "./libp2p-peer-network.js";
 export { MemoryHub, MemoryPeerNetwork } from "./memory-peer-network.js";
 export { encodeFrame, MAX_FRAME_BYTES } from "./frames.js";
+export { MAX_REQUEST_BYTES } from "./request-stream.js";
 export { DEFAULT_QUEUE_LIMITS, type QueueLimits } from "./outbound-queue.js";
 export { DEFAULT_BACKOFF, type BackoffPolicy } from "./peer-link.js";
 export { libp2pIdentity, peerIdOfPublicKey } from "./peer-identity.js";

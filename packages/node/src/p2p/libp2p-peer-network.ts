@@ -215,7 +215,7 @@ export class Libp2pPeerNetwork implements PeerNetwork {
     const link = this.linkOf(connection.remotePeer);
     if (!link) return stream.abort(new Error("not a configured validator"));
     if (this.penalties.banned(link.address)) return stream.abort(new Error("banned for misbehaving"));
-    answer(stream, link.address, this.requestHandler);
+    answer(stream, link.address, this.requestHandler, (offence) => this.penalize(link.address, offence));
   }
 
   private linkOf(peerId: PeerId): PeerLink | undefined {

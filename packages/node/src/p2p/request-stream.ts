@@ -1,11 +1,18 @@
 import type { Stream } from "@libp2p/interface";
-import { encodeFrame, FrameDecoder } from "./frames.js";
+import { encodeFrame, FrameDecoder, FrameLengthError } from "./frames.js";
+import type { Offence } from "./peer-penalties.js";
 import type { RequestHandler } from "./peer-network.js";
 
 // One short-lived stream per request: the requester writes one frame (tag 0) and closes its end; the
 // responder answers with one frame whose tag is the outcome and closes its end. A timeout resets the
 // stream, which the responder sees as the requester having gone.
 
+/**
+ * A request (a sync request is a few bytes) must fit this and arrive whole within REQUEST_ARRIVAL_MS: six
+ * streams each holding 31 MiB of a request never finished held 200 MB of a validator (review of 2026-11-27).
+ */
+export const MAX_REQUEST_BYTES = 64 * 1024;
+const REQUEST_ARRIVAL_MS = 10_000;
 const REQUEST_TAG = 0;
 const RESPONSE_OK = 0;
 const RESPONSE_FAILED = 1;
@@ -42,20 +49,37 @@ export function exchange(stream: Stream, payload: Uint8Array, signal: AbortSigna
   });
 }
 
-/** Reads one request from `stream`, runs `handler` and writes its answer (or its failure) back. */
-export function answer(stream: Stream, from: string, handler: RequestHandler | undefined): void {
-  const decoder = new FrameDecoder();
+/**
+ * Reads one request from `stream`, runs `handler` and writes its answer (or its failure) back. A request
+ * that is oversized, does not frame, or does not arrive whole in time ends the stream and is an offence of
+ * the peer (`penalize`; docs/networks.md, "Hostile peers").
+ */
+export function answer(stream: Stream, from: string, handler: RequestHandler | undefined, penalize: (offence: Offence) => void): void {
+  const decoder = new FrameDecoder(MAX_REQUEST_BYTES);
   let answered = false;
+  let failed = false;
+  const fail = (error: Error, offence: Offence) => {
+    clearTimeout(deadline);
+    if (failed) return;
+    failed = true;
+    if (stream.status === "open") stream.abort(error);
+    penalize(offence);
+  };
+  const deadline = setTimeout(() => fail(new Error(`no whole request within ${REQUEST_ARRIVAL_MS} ms`), "truncated"), REQUEST_ARRIVAL_MS);
+  stream.addEventListener("close", () => {
+    if (!answered) fail(new Error("the request stream ended before a whole request"), "truncated");
+  }, { once: true });
   stream.addEventListener("message", (event) => {
     let request;
     try {
       [request] = decoder.push(event.data.subarray());
     } catch (error) {
-      stream.abort(error as Error);
+      fail(error as Error, error instanceof FrameLengthError ? "oversized" : "garbage");
       return;
     }
-    if (!request || answered) return;
+    if (!request || answered || failed) return;
     answered = true;
+    clearTimeout(deadline);
     const body = request.body;
     void respond(stream, (async () => {
       if (!handler) throw new Error("this node serves no requests");

@@ -45,7 +45,11 @@ export class Databases {
 
   private async checkFormat(): Promise<void> {
     const stored = await this.keyvalue.get(STORAGE_FORMAT_KEY);
-    const format = stored === undefined ? STORAGE_FORMAT : Number(new TextDecoder().decode(stored));
+    const text = stored === undefined ? String(STORAGE_FORMAT) : new TextDecoder().decode(stored);
+    if (!/^[1-9]\d{0,8}$/.test(text)) {
+      throw new ChainError(ErrorCode.INVALID_PARAMETER, `the data directory ${this.dir} has an unreadable storage format ${JSON.stringify(text.slice(0, 20))}: restore it from a backup`);
+    }
+    const format = Number(text);
     if (format > STORAGE_FORMAT) {
       throw new ChainError(
         ErrorCode.INVALID_PARAMETER,

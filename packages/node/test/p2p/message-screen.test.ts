@@ -5,9 +5,13 @@ import { expect } from "chai";
 import { FAR_FUTURE_LEDGERS, FAR_FUTURE_VIEWS, screenConsensusMessage } from "../../src/consensus/message-screen.js";
 import { testCrypto } from "../faults/setup.js";
 import { testValidator } from "./keys.js";
+import { sha256, toHex } from "@chainsim/protocol";
+
+/** The digest testCrypto uses for values. */
+const testDigest = (value: Uint8Array) => toHex(sha256(value));
 
 describe("screenConsensusMessage", () => {
-  const bounds = { view: 3, stableSeq: 40, windowSize: 20, highestLedger: 45 };
+  const bounds = { view: 5, stableSeq: 40, windowSize: 20, highestLedger: 45 };
   let screen: (payload: Uint8Array) => ReturnType<typeof screenConsensusMessage>;
   let signedBy1: (body: Body) => Uint8Array;
 
@@ -43,6 +47,14 @@ describe("screenConsensusMessage", () => {
   it("names a message past the far-future bound far-future, in ledgers and in views", () => {
     expect(screen(signedBy1(prepare(3, 45 + FAR_FUTURE_LEDGERS)))).to.have.property("message");
     expect(screen(signedBy1(prepare(3, 46 + FAR_FUTURE_LEDGERS)))).to.deep.equal({ offence: "far-future" });
-    expect(screen(signedBy1(prepare(4 + FAR_FUTURE_VIEWS, 41)))).to.deep.equal({ offence: "far-future" });
+    expect(screen(signedBy1(prepare(6 + FAR_FUTURE_VIEWS, 41)))).to.deep.equal({ offence: "far-future" });
+  });
+
+  it("names a PRE-PREPARE from a replica that is not its view's primary garbage, before any hashing", () => {
+    const value = new Uint8Array(1024);
+    const prePrepare = (view: number): Body => ({ kind: "pre-prepare", view, seq: 41, replica: 1, value, digest: testDigest(value) });
+    // replica 1 is the primary of views 1 and 5 of four validators, not of view 3
+    expect(screen(signedBy1(prePrepare(5)))).to.have.property("message");
+    expect(screen(signedBy1(prePrepare(3)))).to.deep.equal({ offence: "garbage" });
   });
 });
