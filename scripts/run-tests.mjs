@@ -1,11 +1,16 @@
-// The repository's test suites (README, "Tests"). Usage: node scripts/run-tests.mjs [all|unit|e2e|mutants]
+// The repository's test suites (README, "Tests"). Usage: node scripts/run-tests.mjs [all|unit|e2e|sims|mutants]
 //   unit     packages/*/test: one package at a time, no processes of their own beyond contract workers
 //   e2e      test/e2e: real validator processes, containers, a browser (without the mutation test)
 //   mutants  test/e2e/consensus-mutants.test.ts: the consensus simulations must kill every planted bug
-//   all      (npm test) the three: unit and e2e in one mocha run, and beside it the mutation test at the
-//            lowest CPU priority. The mutation test is CPU-bound for minutes; the multi-process tests leave
-//            the CPU idle much of the time, waiting on ledger closes, so it takes what they leave and
-//            never their share.
+//   sims     packages/consensus/test/sim.test.ts: the seeded simulations of the consensus core
+//   all      (npm test) all of them, in three runs side by side, whose summary lines are added up:
+//              - unit tests and most e2e tests;
+//              - the container tests and the crash series (containers.test.ts, compose-scenario.test.ts,
+//                crash-consistency.test.ts): minutes each, mostly waiting on podman and on restarts;
+//              - at the lowest CPU priority, the consensus simulations and the mutation test: CPU-bound
+//                for minutes and timing nothing, they take what the others leave and never their share.
+//            Every test asserts conditions with bounded waits, never durations, so runs side by side only
+//            make them slower.
 // Ends, like every mocha run here, with the line CI reads: "N passed, N failed".
 import { spawn } from "node:child_process";
 import { setPriority } from "node:os";
@@ -14,11 +19,16 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const mocha = fileURLToPath(new URL("../node_modules/mocha/bin/mocha.js", import.meta.url));
 const MUTANTS = "test/dist/e2e/consensus-mutants.test.js";
+const SIMS = "packages/consensus/dist/test/sim.test.js";
+const SLOW_E2E = ["containers", "compose-scenario", "crash-consistency"].map((name) => `test/dist/e2e/${name}.test.js`);
 const SUITES = {
   unit: ["packages/*/dist/test/**/*.test.js"],
   e2e: ["test/dist/**/*.test.js", "--ignore", MUTANTS],
   mutants: [MUTANTS],
+  sims: [SIMS],
 };
+/** The simulations' own per-test time bound is for a machine they have to themselves (packages/consensus/test/sim.test.ts). */
+const UNBOUNDED_SIMS = { CHAINSIM_SIM_TIMEOUT_MS: "0" };
 const LOWEST_PRIORITY = 19;
 const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m;
 
@@ -26,9 +36,9 @@ const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m;
  * Runs mocha on `specs`. Its output is shown as it comes, or with `hold` only kept, and resolves with the
  * exit code and the run's summary line.
  */
-function runMocha(specs, { hold = false, niceness = 0 } = {}) {
+function runMocha(specs, { hold = false, niceness = 0, env = {} } = {}) {
   const args = [mocha, "--no-config", "--reporter", "./test/reporter.cjs", "--node-option", "no-node-snapshot", "--timeout", "20000", ...specs];
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   // Children (the mutation test's simulations) inherit the priority.
   if (niceness) setPriority(child.pid, niceness);
   let output = "";
@@ -53,19 +63,30 @@ function summaryOf(output) {
 const suite = process.argv[2] ?? "all";
 if (suite !== "all") {
   if (!SUITES[suite]) {
-    console.error(`unknown suite ${JSON.stringify(suite)}: use all, unit, e2e or mutants`);
+    console.error(`unknown suite ${JSON.stringify(suite)}: use all, unit, e2e, sims or mutants`);
     process.exit(2);
   }
   process.exit((await runMocha(SUITES[suite])).code ?? 1);
 }
 
-const side = runMocha(SUITES.mutants, { hold: true, niceness: LOWEST_PRIORITY });
-const main = await runMocha([...SUITES.unit, ...SUITES.e2e]);
-const mutants = await side;
-process.stdout.write(`\nThe consensus mutation test, run beside the others at CPU priority ${LOWEST_PRIORITY}:\n${mutants.output}\n`);
+const ignore = (files) => files.flatMap((file) => ["--ignore", file]);
+const runs = [
+  { title: "unit and e2e tests", run: runMocha([...SUITES.unit, ...ignore([SIMS]), ...SUITES.e2e, ...ignore(SLOW_E2E)]) },
+  { title: "container tests and the crash series, run beside the others", run: runMocha(SLOW_E2E, { hold: true }) },
+  {
+    title: `consensus simulations and mutation test, run beside the others at CPU priority ${LOWEST_PRIORITY}`,
+    run: runMocha([...SUITES.sims, ...SUITES.mutants], { hold: true, niceness: LOWEST_PRIORITY, env: UNBOUNDED_SIMS }),
+  },
+];
+const ended = [];
+for (const [i, { title, run }] of runs.entries()) {
+  const result = await run;
+  if (i > 0) process.stdout.write(`\nThe ${title}:\n${result.output}\n`);
+  ended.push(result);
+}
 // A run that ended without its summary line crashed: it counts as one failure, so the total cannot pass.
-const runs = [main, mutants].map((run) => run.summary ?? { passed: 0, failed: 1, skipped: 0 });
-const total = (key) => runs.reduce((sum, run) => sum + run[key], 0);
+const summaries = ended.map((run) => run.summary ?? { passed: 0, failed: 1, skipped: 0 });
+const total = (key) => summaries.reduce((sum, run) => sum + run[key], 0);
 const skipped = total("skipped");
 console.log(`${total("passed")} passed, ${total("failed")} failed${skipped ? `, ${skipped} skipped` : ""}`);
-process.exit(main.code === 0 && mutants.code === 0 && total("failed") === 0 ? 0 : 1);
+process.exit(ended.every((run) => run.code === 0) && total("failed") === 0 ? 0 : 1);

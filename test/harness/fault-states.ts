@@ -26,7 +26,7 @@ export interface FaultBackend {
   waitServing(): Promise<void>;
 }
 
-const STATES = ["down", "paused", "disconnected"] as const;
+export const STATES = ["down", "paused", "disconnected"] as const;
 const SETUP: Record<(typeof STATES)[number], string[]> = { down: ["kill"], paused: ["pause"], disconnected: ["disconnect"] };
 const ACTIONS = ["kill", "start", "restart", "wipe", "pause", "resume", "heal", "partition", "disconnect"] as const;
 
@@ -60,9 +60,9 @@ async function must(backend: FaultBackend, args: string[]): Promise<void> {
   if (result.code !== 0) throw new Error(`chainsim fault ${args.join(" ")} exited ${result.code}:\n${tail(result.stderr, 8)}`);
 }
 
-/** Defines one mocha test per (state, action); `backend` is read when the tests run (after before()). */
-export function faultStateTable(backend: () => FaultBackend): void {
-  for (const state of STATES) {
+/** Defines one mocha test per (state, action) of `states`; `backend` is read when the tests run (after before()). */
+export function faultStateTable(backend: () => FaultBackend, states: readonly (typeof STATES)[number][] = STATES): void {
+  for (const state of states) {
     for (const action of ACTIONS) {
       it(`${action} on a ${state} validator`, async function () {
         const b = backend();
