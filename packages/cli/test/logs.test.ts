@@ -59,6 +59,14 @@ describe("chainsim logs: reading and merging node logs", () => {
     expect(formatLogRecord(merged[0])).to.equal(`${at(1)} v1 INFO  a`);
   });
 
+  it("gives a record whose time is no valid date (1e20, a word) the time of the line before it, and goes on", async () => {
+    const bad = (time: unknown, msg: string) => JSON.stringify({ level: "info", time, msg }) + "\n";
+    await writeFile(join(dir, "v1.log"), line(at(1), "info", "a") + bad(1e20, "far") + bad("zzz", "word") + line(at(3), "info", "b"));
+    await writeFile(join(dir, "v2.log"), line(at(2), "info", "c"));
+    const merged = await collect(mergeLogs([file("v1"), file("v2")]));
+    expect(merged.map((r) => `${r.time}:${r.msg}`)).to.deep.equal([`${at(1)}:a`, `${at(1)}:far`, `${at(1)}:word`, `${at(2)}:c`, `${at(3)}:b`]);
+  });
+
   it("reads a large file a chunk at a time: the first records come without reading it all", async () => {
     const big = createWriteStream(join(dir, "v1.log"));
     for (let i = 0; i < 200_000; i++) if (!big.write(line(at(i % 60), "info", `record ${i} ${"x".repeat(60)}`))) await once(big, "drain");

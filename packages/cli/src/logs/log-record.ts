@@ -38,9 +38,14 @@ export function rawRecord(line: string, node: string, previousTime: string): Log
   return { time: previousTime, level: "error", node, msg: line };
 }
 
+/**
+ * A record's time as an ISO string, which sorts in time order; a time that is no valid date (a damaged
+ * or hand-written line: `1e20`, `"zzz"`) is none, and the record keeps the time of the line before it.
+ */
 function recordTime(time: unknown): string | undefined {
-  if (typeof time === "number") return new Date(time).toISOString();
-  return typeof time === "string" ? time : undefined;
+  if (typeof time !== "number" && typeof time !== "string") return undefined;
+  const date = new Date(time);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
 function recordLevel(level: unknown): LogLevel {
