@@ -5,8 +5,8 @@
 //   sims     packages/consensus/test/sim.test.ts: the seeded simulations of the consensus core
 //   all      (npm test) all of them, in three runs side by side, whose summary lines are added up:
 //              - unit tests and most e2e tests;
-//              - the container tests and the crash series (containers.test.ts, compose-scenario.test.ts,
-//                crash-consistency.test.ts): minutes each, mostly waiting on podman and on restarts;
+//              - the container tests, the crash series and the fault-state table (containers, compose-scenario,
+//                crash-consistency, fault-states): minutes each, mostly waiting on podman and on restarts;
 //              - at the lowest CPU priority, the consensus simulations and the mutation test: CPU-bound
 //                for minutes and timing nothing, they take what the others leave and never their share.
 //            Every test asserts conditions with bounded waits, never durations, so runs side by side only
@@ -20,7 +20,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const mocha = fileURLToPath(new URL("../node_modules/mocha/bin/mocha.js", import.meta.url));
 const MUTANTS = "test/dist/e2e/consensus-mutants.test.js";
 const SIMS = "packages/consensus/dist/test/sim.test.js";
-const SLOW_E2E = ["containers", "compose-scenario", "crash-consistency"].map((name) => `test/dist/e2e/${name}.test.js`);
+const SLOW_E2E = ["containers", "compose-scenario", "crash-consistency", "fault-states"].map((name) => `test/dist/e2e/${name}.test.js`);
 const SUITES = {
   unit: ["packages/*/dist/test/**/*.test.js"],
   e2e: ["test/dist/**/*.test.js", "--ignore", MUTANTS],
@@ -72,7 +72,7 @@ if (suite !== "all") {
 const ignore = (files) => files.flatMap((file) => ["--ignore", file]);
 const runs = [
   { title: "unit and e2e tests", run: runMocha([...SUITES.unit, ...ignore([SIMS]), ...SUITES.e2e, ...ignore(SLOW_E2E)]) },
-  { title: "container tests and the crash series, run beside the others", run: runMocha(SLOW_E2E, { hold: true }) },
+  { title: "container tests, the crash series and the fault-state table, run beside the others", run: runMocha(SLOW_E2E, { hold: true }) },
   {
     title: `consensus simulations and mutation test, run beside the others at CPU priority ${LOWEST_PRIORITY}`,
     run: runMocha([...SUITES.sims, ...SUITES.mutants], { hold: true, niceness: LOWEST_PRIORITY, env: UNBOUNDED_SIMS }),

@@ -5,7 +5,7 @@ import { BIN_PATH, loadManifest, nodePorts, type Manifest } from "@chainsim/cli"
 import { ChainsimClient, Keypair, createContract, expectOk, payCoin, sendTransaction, waitForTransaction } from "@chainsim/client";
 import { ErrorCode } from "@chainsim/protocol";
 import { dashboardUrl } from "../harness/dashboard.js";
-import { chainsimFault, faultStateTable, STATES, type FaultBackend, type Observed } from "../harness/fault-states.js";
+import { chainsimFault, faultStateTable, tableRows, type FaultBackend, type Observed } from "../harness/fault-states.js";
 import { waitFor } from "../harness/network.js";
 import { buildOfflineImage, freePortPrefix, requirePodman, printContainerLogs, removeComposeProject, REPO, run, tail } from "../harness/podman.js";
 
@@ -221,11 +221,7 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
     await backend().waitServing();
   });
 
-  // Each case takes podman tens of seconds: npm test runs the row of the down container (the one a user
-  // could not start again, issue 13), CHAINSIM_COMPOSE_TABLE=all every row. The processes' table
-  // (fault-states.test.ts) always runs in full; both tables share their cases (test/harness/fault-states.ts).
-  const rows = process.env.CHAINSIM_COMPOSE_TABLE === "all" ? STATES : (["down"] as const);
-  describe(`chainsim fault --compose on a ${rows.join(", ")} container`, () => {
-    faultStateTable(backend, rows);
+  describe(`chainsim fault --compose on a ${tableRows().join(", ")} container`, () => {
+    faultStateTable(backend);
   });
 });
