@@ -16,7 +16,10 @@ export async function status(args: string[]): Promise<number> {
   const nodes = await chosenNodes("status", positionals[0], values);
   const show = async () => {
     const network = await readNetworkStatus(nodes);
-    if (values.json) return void process.stdout.write(JSON.stringify(network) + "\n");
+    if (values.json) {
+      process.stdout.write(JSON.stringify(network) + "\n");
+      return network;
+    }
     const text = formatTable(statusRows(network));
     process.stdout.write((values.watch ? `\x1b[2J\x1b[H${new Date().toISOString()}\n` : "") + text + "\n");
     if (network.mismatch) process.stdout.write(`ledger hashes differ at seq ${network.common_seq}: the network has forked\n`);
