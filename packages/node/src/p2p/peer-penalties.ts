@@ -1,16 +1,15 @@
 // How a validator holds misbehaving peers to account (docs/networks.md, "Hostile peers"): each offence adds
 // points to the peer's score, the score drains by one point a second, and a peer whose score reaches the
 // threshold is banned (disconnected, refused) for the ban duration, after which it starts from zero.
-
-
 import { DEFAULT_LIMITS, type LimitsConfig } from "../config.js";
+
 /** Things a peer may do wrong, each worth its points: one honest slip now and then never adds up to a ban. */
 export const OFFENCE_POINTS = {
   /** A frame header naming more than MAX_FRAME_BYTES (or 0): the stream is dropped. */
   oversized: 10,
   /** The stream ended in the middle of a frame. */
   truncated: 5,
-  /** A frame or message that does not decode, or a consensus message whose signature does not verify. */
+  /** A frame or message that does not decode, a consensus message whose signature does not verify, a PRE-PREPARE not from its view's primary. */
   garbage: 5,
   /** A consensus message about a ledger a full window below the stable checkpoint: nothing can come of it. */
   replayed: 1,
