@@ -11,8 +11,7 @@ import { fileURLToPath } from "node:url";
 const EQUIVALENT = ["old-view-prepares", "restart-forgets-votes", "restart-resets-new-view-max"];
 
 describe("consensus mutants: the simulations alone kill every catalogued bug", function () {
-  // npm test runs this beside the other tests at the lowest CPU priority (scripts/run-tests.mjs): it takes
-  // minutes on a quiet machine, and more when it gets only what the others leave.
+  // Minutes on a quiet machine, more beside npm test's other lane (scripts/run-tests.mjs).
   this.timeout(1_500_000);
 
   it("kills every catalogued mutant", async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sign, type Body } from "@chainsim/consensus";
 import { encodeFrame, MAX_FRAME_BYTES, MAX_REQUEST_BYTES, REQUEST_PROTOCOL } from "@chainsim/node";
-import { codecs, decodePrivateKey, sha256, toHex } from "@chainsim/protocol";
+import { OperationType, SignedTransaction, codecs, decodePrivateKey, sha256, toHex } from "@chainsim/protocol";
 import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import { expect } from "chai";
 import { HostilePeer, type DialTarget } from "../harness/hostile-peer.js";
@@ -11,6 +11,7 @@ const CKP_INTERVAL = 2;
 const PENALTY_THRESHOLD = 20;
 const BAN_MS = 4000;
 const CONSENSUS = 0;
+const TXS = 1;
 const STATUS = 2;
 
 interface PeerRow {
@@ -23,7 +24,7 @@ interface PeerRow {
 /**
  * Hostile peers against three honest validators (docs/networks.md, "Hostile peers"): a stranger is refused,
  * and a process holding the fourth validator's key (the real one stopped) sends garbage, truncated,
- * oversized, replayed and far-future messages; each is counted, past the threshold it is banned for
+ * oversized, replayed and far-future messages and transactions with forged signatures; each is counted, past the threshold it is banned for
  * BAN_MS and may come back after, and the three keep closing ledgers (f = 1) throughout.
  */
 describe("e2e: hostile peers cannot hurt a validator", function () {
@@ -164,6 +165,29 @@ describe("e2e: hostile peers cannot hurt a validator", function () {
     new DataView(oversized.buffer).setUint32(0, MAX_REQUEST_BYTES + 1);
     for (let i = 0; i < 3; i++) await hostile.sendOnce(target, oversized, REQUEST_PROTOCOL).catch(() => undefined);
     await expectBanned(before, 2);
+  });
+
+  it("refuses transactions with forged signatures passed on by a validator, and bans a peer that keeps doing it", async () => {
+    // An honest validator verifies a transaction before passing it on: a forged signature is the sender's doing.
+    const before = (await hostileRow()).misbehaviour;
+    const genesis = net.handle.manifest.genesis.account;
+    const stream = await hostile.open(target);
+    const forged: string[] = [];
+    for (let nonce = 1n; nonce <= 8n; nonce++) {
+      const blob = codecs.Transaction.encode({
+        source_address: genesis.address,
+        nonce,
+        fee_limit: 1_000_000n,
+        gas_price: 100n,
+        operations: [{ type: OperationType.PAY_COIN, pay_coin: { dest_address: posingAs, amount: 10n ** 9n } }],
+      });
+      const tx = new SignedTransaction(blob, [{ public_key: genesis.public_key, sign_data: randomBytes(64) }]);
+      forged.push(tx.hashHex);
+      stream.send(encodeFrame(TXS, codecs.TxBatch.encode({ txs: [tx.env()] })));
+    }
+    await expectBanned(before, 4);
+    // none of them was pooled, so none can reach a ledger
+    for (const hash of forged) expect((await net.clients[0].getTransactionCache(hash)).error_code, hash).to.not.equal(0);
   });
 
   it("ignores consensus messages replayed from a window below the stable checkpoint, and bans a peer that floods them", async () => {

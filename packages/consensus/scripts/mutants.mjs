@@ -20,8 +20,8 @@ const except = args.includes("--except") ? args[args.indexOf("--except") + 1].sp
 const SEEDS = process.env.CHAINSIM_SIM_SEEDS ?? "20";
 /**
  * A mutant run that outlasts this is ended and counts as killed (a mutant can make the simulations hang).
- * At least 4 times the baseline's run, measured under the same load: beside other tests, at a low CPU
- * priority (scripts/run-tests.mjs), a run can take much longer than on a quiet machine.
+ * At least 4 times the baseline's run, measured under the same load: beside npm test's other lane
+ * (scripts/run-tests.mjs), a run can take much longer than on a quiet machine.
  */
 const MIN_TIMEOUT_MS = 240_000;
 /** The baseline's bound: it must pass, however slowly; only a hang ends it. */

@@ -2,7 +2,8 @@
 // passed on again with a growing wait. A batch of large pooled transactions passed the frame cap and its
 // throw ended the validator; the whole pool, passed on every 2 s, kept the links full (review of 2026-11-27).
 import { expect } from "chai";
-import { codecs, type SignedTransaction } from "@chainsim/protocol";
+import { ChainError, ErrorCode, codecs, type SignedTransaction } from "@chainsim/protocol";
+import { ForgedSignature } from "../src/execution/authorization.js";
 import { BATCH_MAX_BYTES, REGOSSIP_MAX_MS, TxGossip } from "../src/consensus/tx-gossip.js";
 import type { PeerNetwork } from "../src/p2p/index.js";
 import type { TxService } from "../src/pool/tx-service.js";
@@ -57,5 +58,36 @@ describe("TxGossip", () => {
     gossip.passOnWaiting(2000);
     expect(() => (gossip as unknown as { flush(): void }).flush()).to.not.throw();
     expect(logs).to.deep.equal(["gossip: 1 transactions could not be passed on: frame too large"]);
+  });
+
+  describe("transactions received from a peer", () => {
+    /** A gossip whose pool refuses every transaction with `refusal`, recording the penalties it hands out. */
+    function receiving(refusal: Error) {
+      const penalties: string[] = [];
+      const network = { penalize: (peer: string, offence: string) => penalties.push(`${peer} ${offence}`) } as unknown as PeerNetwork;
+      const txs = { onAdmitted() {}, submit: () => Promise.reject(refusal) } as unknown as TxService;
+      const gossip = new TxGossip(network, txs, () => undefined);
+      const send = async (count: number) => {
+        const batch = await Promise.all(Array.from({ length: count }, (_, i) => sized(BigInt(i + 1), 10)));
+        gossip.receive("v2", codecs.TxBatch.encode({ txs: batch.map((tx) => tx.env()) }));
+        await new Promise((resolve) => setImmediate(resolve));
+      };
+      return { penalties, send };
+    }
+
+    it("penalises the sender of a forged signature as garbage, once per message", async () => {
+      const { penalties, send } = receiving(new ForgedSignature("signatures[0] does not verify against the blob"));
+      await send(3);
+      await send(1);
+      expect(penalties).to.deep.equal(["v2 garbage", "v2 garbage"]);
+    });
+
+    it("does not penalise refusals an honest peer can cause (a nonce passed meanwhile, weights changed)", async () => {
+      for (const refusal of [new ChainError(ErrorCode.BAD_NONCE, "nonce passed"), new ChainError(ErrorCode.SIGNATURE_WEIGHT_NOT_ENOUGH, "weight 1 of 2")]) {
+        const { penalties, send } = receiving(refusal);
+        await send(2);
+        expect(penalties, refusal.message).to.deep.equal([]);
+      }
+    });
   });
 });

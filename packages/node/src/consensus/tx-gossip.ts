@@ -1,4 +1,5 @@
 import { codecs, SignedTransaction } from "@chainsim/protocol";
+import { ForgedSignature } from "../execution/authorization.js";
 import type { PeerNetwork } from "../p2p/index.js";
 import type { TxService } from "../pool/tx-service.js";
 
@@ -69,7 +70,16 @@ export class TxGossip {
       return;
     }
     // Refusals are expected (a transaction included meanwhile, a nonce passed): the client saw its own answer.
-    for (const tx of txs) void this.txs.submit(tx, "peer").catch(() => undefined);
+    // A forged signature is not: the sender is penalised once per message (docs/networks.md, "Hostile peers").
+    let penalised = false;
+    for (const tx of txs) {
+      void this.txs.submit(tx, "peer").catch((error: unknown) => {
+        if (!(error instanceof ForgedSignature) || penalised) return;
+        penalised = true;
+        this.log(`gossip: ${from} passed on transaction ${tx.hashHex} whose ${error.message}`);
+        this.network.penalize(from, "garbage");
+      });
+    }
   }
 
   /** Passes on again the pooled transactions whose wait is over (`now`: ms since the epoch, as pool arrivals). */
