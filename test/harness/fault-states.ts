@@ -28,14 +28,6 @@ export interface FaultBackend {
 
 const STATES = ["down", "paused", "disconnected"] as const;
 
-/**
- * The rows a run takes: each case takes a process tens of seconds and podman more, too long for CI's time
- * in full. npm test runs the row of the down validator (the one a user could not start again, issue 13);
- * CHAINSIM_FAULT_TABLE=all runs every row (docs/faults.md).
- */
-export function tableRows(): readonly (typeof STATES)[number][] {
-  return process.env.CHAINSIM_FAULT_TABLE === "all" ? STATES : ["down"];
-}
 const SETUP: Record<(typeof STATES)[number], string[]> = { down: ["kill"], paused: ["pause"], disconnected: ["disconnect"] };
 const ACTIONS = ["kill", "start", "restart", "wipe", "pause", "resume", "heal", "partition", "disconnect"] as const;
 
@@ -71,7 +63,7 @@ async function must(backend: FaultBackend, args: string[]): Promise<void> {
 
 /** Defines one mocha test per (state, action) of `states`; `backend` is read when the tests run (after before()). */
 export function faultStateTable(backend: () => FaultBackend): void {
-  for (const state of tableRows()) {
+  for (const state of STATES) {
     for (const action of ACTIONS) {
       it(`${action} on a ${state} validator`, async function () {
         const b = backend();

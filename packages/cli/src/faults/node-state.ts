@@ -68,7 +68,8 @@ export async function applyFaultInAnyState(target: StatefulTarget, name: string,
       break;
     case "pause":
       if (process === "paused") return already("paused");
-      mustRun("pause");
+      // Stopping a process needs neither its API nor the network: a disconnected node is paused where it is.
+      if (process === "down") throw new CliError(`${name} is down: there is nothing to pause`, `Start it first: chainsim fault ${name} start`);
       break;
     case "resume":
       if (process === "down") throw new CliError(`${name} is down: there is nothing to resume`, `Start it: chainsim fault ${name} start`);
