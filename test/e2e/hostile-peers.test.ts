@@ -186,8 +186,14 @@ describe("e2e: hostile peers cannot hurt a validator", function () {
       stream.send(encodeFrame(TXS, codecs.TxBatch.encode({ txs: [tx.env()] })));
     }
     await expectBanned(before, 4);
-    // none of them was pooled, so none can reach a ledger
-    for (const hash of forged) expect((await net.clients[0].getTransactionCache(hash)).error_code, hash).to.not.equal(0);
+    // none of them reached a ledger (the afterEach waits for two more) or a pool
+    await waitFor("two more ledgers on v1", async () => ((await ledgerSeq(0)) >= seqsBefore[0] + 2 ? true : undefined), 60_000);
+    for (const i of [0, 1, 2]) {
+      for (const hash of forged) {
+        expect((await net.clients[i].getTransactionHistory({ hash })).error_code, `v${i + 1}: ${hash}`).to.not.equal(0);
+        expect((await net.clients[i].getTransactionCache(hash)).error_code, `v${i + 1}: ${hash}`).to.not.equal(0);
+      }
+    }
   });
 
   it("ignores consensus messages replayed from a window below the stable checkpoint, and bans a peer that floods them", async () => {

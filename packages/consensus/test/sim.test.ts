@@ -28,7 +28,7 @@ const LONG_RUN_SEEDS = Math.max(5, Math.round(ADVERSARY_SEEDS / 4));
 
 describe("PBFT simulation (seeded: lossy, duplicating, reordering links; agreement, validity, inOrder, liveness)", function () {
   // About 30 s per scenario of 100 seeds with n = 7 on an idle machine; CI machines are 2-3× slower at times.
-  // The mutation test sets CHAINSIM_SIM_TIMEOUT_MS=0 (none): it runs at a low CPU priority and times whole runs.
+  // The mutation test sets CHAINSIM_SIM_TIMEOUT_MS=0 (none): it times whole runs, against its baseline's.
   this.timeout(Number(process.env.CHAINSIM_SIM_TIMEOUT_MS ?? Math.max(120_000, ADVERSARY_SEEDS * 3_000)));
 
   it("n=4: 120 runs, half with a replica crashing (some restart from their snapshot), a third pipelining", () => {

@@ -3,8 +3,7 @@
 // throw ended the validator; the whole pool, passed on every 2 s, kept the links full (review of 2026-11-27).
 import { expect } from "chai";
 import { ChainError, ErrorCode, codecs, type SignedTransaction } from "@chainsim/protocol";
-import { ForgedSignature } from "../src/execution/authorization.js";
-import { BATCH_MAX_BYTES, REGOSSIP_MAX_MS, TxGossip } from "../src/consensus/tx-gossip.js";
+import { BATCH_MAX, BATCH_MAX_BYTES, REGOSSIP_MAX_MS, TxGossip } from "../src/consensus/tx-gossip.js";
 import type { PeerNetwork } from "../src/p2p/index.js";
 import type { TxService } from "../src/pool/tx-service.js";
 import { TxPool } from "../src/pool/tx-pool.js";
@@ -61,32 +60,68 @@ describe("TxGossip", () => {
   });
 
   describe("transactions received from a peer", () => {
-    /** A gossip whose pool refuses every transaction with `refusal`, recording the penalties it hands out. */
-    function receiving(refusal: Error) {
+    /**
+     * A gossip over a pool whose signature check refuses the transactions of `forgedNonces` and whose submit
+     * refuses every transaction with `refusal`; it records penalties, checks and submissions (nonces).
+     */
+    function receiving(options: { forgedNonces?: bigint[]; refusal?: Error } = {}) {
       const penalties: string[] = [];
+      const checked: bigint[] = [];
+      const submitted: bigint[] = [];
       const network = { penalize: (peer: string, offence: string) => penalties.push(`${peer} ${offence}`) } as unknown as PeerNetwork;
-      const txs = { onAdmitted() {}, submit: () => Promise.reject(refusal) } as unknown as TxService;
+      const pool = new TxPool({ total: 1000, totalBytes: 1 << 30, perAccount: 1000, expiryMs: 10 ** 9 });
+      const txs = {
+        pool,
+        onAdmitted() {},
+        checkSignatures(tx: SignedTransaction) {
+          checked.push(tx.transaction.nonce!);
+          if (options.forgedNonces?.includes(tx.transaction.nonce!)) throw new ChainError(ErrorCode.SIGNATURE_WEIGHT_NOT_ENOUGH, "signatures[0] does not verify against the blob");
+        },
+        submit(tx: SignedTransaction) {
+          submitted.push(tx.transaction.nonce!);
+          return options.refusal ? Promise.reject(options.refusal) : Promise.resolve("added");
+        },
+      } as unknown as TxService;
       const gossip = new TxGossip(network, txs, () => undefined);
-      const send = async (count: number) => {
-        const batch = await Promise.all(Array.from({ length: count }, (_, i) => sized(BigInt(i + 1), 10)));
+      const send = async (batch: SignedTransaction[]) => {
         gossip.receive("v2", codecs.TxBatch.encode({ txs: batch.map((tx) => tx.env()) }));
         await new Promise((resolve) => setImmediate(resolve));
       };
-      return { penalties, send };
+      return { penalties, checked, submitted, send, pool };
     }
+    const batchOf = (nonces: bigint[]) => Promise.all(nonces.map((n) => sized(n, 10)));
 
-    it("penalises the sender of a forged signature as garbage, once per message", async () => {
-      const { penalties, send } = receiving(new ForgedSignature("signatures[0] does not verify against the blob"));
-      await send(3);
-      await send(1);
-      expect(penalties).to.deep.equal(["v2 garbage", "v2 garbage"]);
+    it("penalises the sender of a bad signature as garbage once, and drops the rest of its message unverified", async () => {
+      const { penalties, checked, submitted, send } = receiving({ forgedNonces: [2n] });
+      await send(await batchOf([1n, 2n, 3n, 4n]));
+      expect(penalties).to.deep.equal(["v2 garbage"]);
+      expect(checked).to.deep.equal([1n, 2n]);
+      expect(submitted).to.deep.equal([1n]);
+    });
+
+    it("penalises a message of more than BATCH_MAX transactions without verifying any", async () => {
+      const { penalties, checked, send } = receiving();
+      const one = await sized(1n, 10);
+      await send(Array.from({ length: BATCH_MAX + 1 }, () => one));
+      expect(penalties).to.deep.equal(["v2 garbage"]);
+      expect(checked).to.deep.equal([]);
+    });
+
+    it("verifies a transaction once per message, and not at all when it is pooled already", async () => {
+      const { checked, submitted, send, pool } = receiving();
+      const [one, two] = await batchOf([1n, 2n]);
+      pool.insert(two, 0);
+      await send([one, one, two, one]);
+      expect(checked).to.deep.equal([1n]);
+      expect(submitted).to.deep.equal([1n]);
     });
 
     it("does not penalise refusals an honest peer can cause (a nonce passed meanwhile, weights changed)", async () => {
       for (const refusal of [new ChainError(ErrorCode.BAD_NONCE, "nonce passed"), new ChainError(ErrorCode.SIGNATURE_WEIGHT_NOT_ENOUGH, "weight 1 of 2")]) {
-        const { penalties, send } = receiving(refusal);
-        await send(2);
+        const { penalties, submitted, send } = receiving({ refusal });
+        await send(await batchOf([1n, 2n]));
         expect(penalties, refusal.message).to.deep.equal([]);
+        expect(submitted).to.deep.equal([1n, 2n]);
       }
     });
   });

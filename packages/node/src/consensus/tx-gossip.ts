@@ -1,11 +1,10 @@
 import { codecs, SignedTransaction } from "@chainsim/protocol";
-import { ForgedSignature } from "../execution/authorization.js";
 import type { PeerNetwork } from "../p2p/index.js";
 import type { TxService } from "../pool/tx-service.js";
 
 /** Transactions collected this long are passed on in one message (one frame per peer instead of one per transaction). */
 const BATCH_MS = 5;
-const BATCH_MAX = 1000;
+export const BATCH_MAX = 1000;
 /**
  * A message's transactions stop at this many bytes (a frame may hold 32 MiB): a batch of large pooled
  * transactions passed that cap, and the throw ended the validator (docs/consensus.md, "Transaction gossip").
@@ -61,24 +60,32 @@ export class TxGossip {
   }
 
   receive(from: string, payload: Uint8Array): void {
+    const garbage = (why: string) => {
+      this.log(`gossip: ${from} ${why}`);
+      this.network.penalize(from, "garbage");
+    };
     let txs: SignedTransaction[];
     try {
-      txs = (codecs.TxBatch.decode(payload).txs ?? []).map((env) => SignedTransaction.fromEnv(env));
+      const envs = codecs.TxBatch.decode(payload).txs ?? [];
+      // add() passes on at most BATCH_MAX per message: more is the sender's doing, and would cost a verification each.
+      if (envs.length > BATCH_MAX) return garbage(`sent ${envs.length} transactions in one message (at most ${BATCH_MAX})`);
+      txs = envs.map((env) => SignedTransaction.fromEnv(env));
     } catch (error) {
-      this.log(`gossip: ${from} sent transactions that do not decode: ${(error as Error).message}`);
-      this.network.penalize(from, "garbage");
-      return;
+      return garbage(`sent transactions that do not decode: ${(error as Error).message}`);
     }
-    // Refusals are expected (a transaction included meanwhile, a nonce passed): the client saw its own answer.
-    // A forged signature is not: the sender is penalised once per message (docs/networks.md, "Hostile peers").
-    let penalised = false;
+    const seen = new Set<string>();
     for (const tx of txs) {
-      void this.txs.submit(tx, "peer").catch((error: unknown) => {
-        if (!(error instanceof ForgedSignature) || penalised) return;
-        penalised = true;
-        this.log(`gossip: ${from} passed on transaction ${tx.hashHex} whose ${error.message}`);
-        this.network.penalize(from, "garbage");
-      });
+      if (seen.has(tx.hashHex) || this.txs.pool.get(tx.hashHex)) continue;
+      seen.add(tx.hashHex);
+      try {
+        this.txs.checkSignatures(tx);
+      } catch (error) {
+        // Honest validators verify a transaction before passing it on: a bad signature is the sender's doing, and
+        // the rest of its message is dropped unverified (docs/networks.md, "Hostile peers").
+        return garbage(`passed on transaction ${tx.hashHex}: ${(error as Error).message}`);
+      }
+      // Other refusals are expected (a transaction included meanwhile, a nonce passed): the client saw its own answer.
+      void this.txs.submit(tx, "peer").catch(() => undefined);
     }
   }
 

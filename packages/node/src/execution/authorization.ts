@@ -10,17 +10,6 @@ import {
 import type { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
 
 /**
- * A signature that does not verify against the blob (93). Honest validators verify every transaction before
- * passing it on, so one gossiped with such a signature was made or altered by the peer that sent it.
- */
-export class ForgedSignature extends ChainError {
-  constructor(message: string) {
-    super(ErrorCode.SIGNATURE_WEIGHT_NOT_ENOUGH, message);
-    this.name = "ForgedSignature";
-  }
-}
-
-/**
  * Who signed a transaction: the addresses of its valid signatures. Any invalid signature refuses the
  * whole transaction (93), an unparseable key too (90). Memoized per transaction object: the pool and
  * the executor see the same object, so each signature is verified once.
@@ -38,7 +27,7 @@ export class SignatureChecker {
       const publicKey = signature.public_key ?? "";
       const raw = decodePublicKey(publicKey);
       if (!this.verifier.verify(publicKey, tx.blob, signature.sign_data ?? new Uint8Array())) {
-        throw new ForgedSignature(`signatures[${i}] does not verify against the blob`);
+        throw new ChainError(ErrorCode.SIGNATURE_WEIGHT_NOT_ENOUGH, `signatures[${i}] does not verify against the blob`);
       }
       addresses.add(addressFromPublicKey(raw));
     });

@@ -43,6 +43,14 @@ export class TxService {
     this.admittedListeners.push(listener);
   }
 
+  /**
+   * Verifies the transaction's signatures (remembered for the submit that follows); ChainError when one does
+   * not verify or its key does not parse.
+   */
+  checkSignatures(tx: SignedTransaction): void {
+    this.signatures.signerAddresses(tx);
+  }
+
   /** Checks a transaction against the rules and the committed state, then pools it; ChainError if refused. */
   async submit(tx: SignedTransaction, origin: TxOrigin = "client"): Promise<PoolInsert> {
     if (this.pool.get(tx.hashHex)) return "duplicate";
