@@ -211,6 +211,21 @@ describe("e2e: docker-compose.yml under podman (local-4 in four containers)", fu
     }
   });
 
+  it("chainsim logs --compose merges the four containers' node.log, and NODE --level keeps one", async () => {
+    type Record = { time: string; node: string; level: string; msg: string };
+    const logs = async (...args: string[]): Promise<Record[]> => {
+      const result = await run(process.execPath, [BIN_PATH, "logs", ...args, "--compose", "--project", PROJECT, "--json"], { env: composeEnv, timeoutMs: 120_000 });
+      expect(result.code, tail(result.stderr, 8)).to.equal(0);
+      return result.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record);
+    };
+    const all = await logs();
+    expect([...new Set(all.map((r) => r.node))].sort()).to.deep.equal(["v1", "v2", "v3", "v4"]);
+    expect(all.map((r) => r.time), "in time order").to.deep.equal(all.map((r) => r.time).sort());
+    const v2 = await logs("v2", "--level", "info");
+    expect(v2.length).to.be.greaterThan(0);
+    expect(v2.every((r) => r.node === "v2" && ["info", "warn", "error", "fatal"].includes(r.level)), JSON.stringify(v2.slice(0, 3))).to.equal(true);
+  });
+
   it("chainsim fault v1 kill --compose, then chainsim fault v1 start --compose brings v1 back", async () => {
     const killed = await chainsimFault(backend(), ["v1", "kill"]);
     expect(killed.code, killed.stderr).to.equal(0);

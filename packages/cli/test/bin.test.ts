@@ -60,7 +60,7 @@ describe("chainsim command", () => {
     expect(run.stderr).to.equal("chainsim: cannot read manifest /nonexistent.toml (ENOENT). Pass the path of a network manifest such as networks/single.toml.\n");
   });
 
-  for (const command of ["status", "dashboard", "fault"]) {
+  for (const command of ["status", "dashboard", "fault", "logs"]) {
     const node = command === "fault" ? ["v1", "kill"] : [];
     it(`${command} shares the --compose parsing: --project without --compose, and --compose with another network, are usage errors`, async () => {
       const alone = await chainsim(command, ...node, "--project", "p");

@@ -1,6 +1,6 @@
 // Mutation testing of packages/consensus: each deliberate bug of mutants/catalogue.json is put into a
 // scratch copy of the built package, and the simulations alone (dist/test/sim.test.js) must fail on it.
-// Usage: npm run test:mutants [-- --json] [-- --only ID[,ID...]] [-- --except ID[,ID...]]   (after npm run build)
+// Usage: npm run test:mutants [-- --json] [-- --only ID[,ID...]] [-- --except ID[,ID...]] [-- --record]   (after npm run build)
 // docs/consensus.md ("Mutation testing") lists what the catalogue covers and the last score.
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +16,8 @@ const args = process.argv.slice(2);
 const json = args.includes("--json");
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1].split(",") : undefined;
 const except = args.includes("--except") ? args[args.indexOf("--except") + 1].split(",") : [];
+/** Write each killed mutant's killing simulation into the catalogue (`killed_by`), for the next runs to try first. */
+const record = args.includes("--record");
 /** Seeds per adversarial scenario: enough to kill every catalogued mutant, few enough for CI. */
 const SEEDS = process.env.CHAINSIM_SIM_SEEDS ?? "20";
 /**
@@ -55,10 +57,13 @@ function prepare(id, mutant) {
   return dir;
 }
 
-/** Runs the simulations in `dir`: "passed", "failed" or "timed out". */
-function simulate(dir) {
+/**
+ * Runs the simulations in `dir` (with `grep`, only those whose title matches): "passed", "failed" or "timed out".
+ */
+function simulate(dir, grep) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [mocha, "--no-config", "--bail", "--timeout", "0", join(dir, "dist/test/sim.test.js")], {
+    const only = grep === undefined ? [] : ["--grep", grep];
+    const child = spawn(process.execPath, [mocha, "--no-config", "--bail", "--timeout", "0", ...only, join(dir, "dist/test/sim.test.js")], {
       env: { ...process.env, CHAINSIM_SIM_SEEDS: SEEDS, CHAINSIM_SIM_FAIL_FAST: "1", CHAINSIM_SIM_TIMEOUT_MS: "0" },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -74,6 +79,11 @@ function simulate(dir) {
       resolve({ outcome: signal ? "timed out" : code === 0 ? "passed" : "failed", firstFailure, violation });
     });
   });
+}
+
+/** A --grep pattern for a simulation's title whatever its counts (seeds follow CHAINSIM_SIM_SEEDS). */
+function titlePattern(title) {
+  return title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\d+/g, "\\d+");
 }
 
 function fail(message) {
@@ -92,7 +102,11 @@ async function worker() {
   while (next < catalogue.length) {
     const mutant = catalogue[next++];
     const t = performance.now();
-    const run = await simulate(prepare(mutant.id, mutant));
+    const dir = prepare(mutant.id, mutant);
+    // The simulation that killed it last time first: failing it is a kill. When it passes (the code or the
+    // simulations changed since), all of them decide, as without a hint.
+    let run = mutant.killed_by ? await simulate(dir, titlePattern(mutant.killed_by)) : undefined;
+    if (run === undefined || run.outcome === "passed") run = await simulate(dir);
     const isKilled = run.outcome !== "passed";
     const result = { id: mutant.id, why: mutant.why, killed: isKilled, by: run.firstFailure ?? run.outcome, violation: run.violation, seconds: +((performance.now() - t) / 1000).toFixed(1) };
     results.push(result);
@@ -101,6 +115,11 @@ async function worker() {
 }
 await Promise.all(Array.from({ length: Math.max(1, Math.min(2, availableParallelism())) }, worker));
 rmSync(scratchRoot, { recursive: true, force: true });
+if (record) {
+  const killers = new Map(results.filter((r) => r.killed && r.by !== "timed out").map((r) => [r.id, r.by]));
+  const updated = entries.map((m) => (killers.has(m.id) ? { ...m, killed_by: killers.get(m.id) } : m));
+  writeFileSync(join(packageDir, "mutants/catalogue.json"), JSON.stringify(updated, null, 1) + "\n");
+}
 
 const killed = results.filter((r) => r.killed).length;
 const summary = {

@@ -23,6 +23,7 @@ commands:
     --host H              address to listen on (default 127.0.0.1)
   logs [NODE]           the validators' logs (or NODE's), merged in time order, each line with its node
     --data-dir D          the network's data directory (default: .chainsim/<network name> of the default manifest)
+    --compose [FILE] [--project NAME]   the containers of docker-compose.yml instead (their /data volumes)
     --level L             only L and above: trace, debug, info, warn, error, fatal
     --follow, -f          keep printing lines as they are written, until Ctrl-C
     --json                one JSON record per line instead of text
@@ -36,6 +37,7 @@ commands:
     --compose [FILE] [--project NAME]   the network of docker-compose.yml: process faults through docker or podman
   scenario MANIFEST     start a network, run load and the manifest's perturbations, check the invariants, stop
     --seed N              the schedule's seed (printed; the same seed gives the same schedule)
+    --liveness-bound-ms MS   the liveness bound instead of the manifest's (a slow or shared machine)
     --data-dir D [--port-base P]   run there, wiped first (default: a temporary directory on free ports)
     --compose [FILE] [--project NAME]   on the compose project instead of local processes (brought up if needed)
     --json                one JSON object: verdict, invariants, perturbations, tps, latency_ms, view_changes, seed

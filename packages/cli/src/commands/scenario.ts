@@ -6,14 +6,14 @@ import { formatReport } from "../scenario/report.js";
 import { runScenario } from "../scenario/runner.js";
 
 /**
- * `chainsim scenario MANIFEST [--seed N] [--port-base P] [--data-dir D | --compose [FILE] [--project NAME]] [--json]`:
+ * `chainsim scenario MANIFEST [--seed N] [--liveness-bound-ms MS] [--port-base P] [--data-dir D | --compose [FILE] [--project NAME]] [--json]`:
  * exit 0 only when every invariant holds. With --compose the validators are the compose project's containers.
  */
 export async function scenario(args: string[]): Promise<number> {
   const { positionals, values } = parseCommandArgs(
     "scenario",
     withComposeDefault(args),
-    { seed: { type: "string" }, "port-base": { type: "string" }, "data-dir": { type: "string" }, json: { type: "boolean" }, ...COMPOSE_OPTIONS },
+    { seed: { type: "string" }, "liveness-bound-ms": { type: "string" }, "port-base": { type: "string" }, "data-dir": { type: "string" }, json: { type: "boolean" }, ...COMPOSE_OPTIONS },
     1,
   );
   if (!positionals[0]) throw usageError("scenario: name a manifest, e.g. `chainsim scenario networks/ci.toml`");
@@ -29,6 +29,7 @@ export async function scenario(args: string[]): Promise<number> {
     dataDir: values["data-dir"],
     portBase: compose ? composePortBase(portBase, manifest.port_base) : portBase,
     compose,
+    livenessBoundMs: integerFlag("liveness-bound-ms", values["liveness-bound-ms"]),
     onProgress: (message) => process.stderr.write(`${message}\n`),
   });
   process.stdout.write((values.json ? JSON.stringify(report) : formatReport(report)) + "\n");

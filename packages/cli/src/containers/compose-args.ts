@@ -48,9 +48,14 @@ export async function openComposeFromArgs(
   manifest: Manifest,
   onProgress: (message: string) => void,
 ): Promise<ComposeNetwork | undefined> {
-  const clash = Object.keys(exclusive).find((name) => exclusive[name] !== undefined);
-  if (clash && values.compose !== undefined) throw usageError(`${command}: --${clash} and --compose exclude each other`);
-  const compose = composeChoice(command, values);
+  const compose = exclusiveComposeChoice(command, values, exclusive);
   if (!compose) return undefined;
   return openComposeNetwork(manifest, { ...compose, portBase: composePortBase(undefined, manifest.port_base), bringUp: false, onProgress });
+}
+
+/** composeChoice, refusing --compose beside `exclusive`, the other ways of naming a network. */
+export function exclusiveComposeChoice(command: string, values: { compose?: string; project?: string }, exclusive: Record<string, unknown>): { file: string; project: string } | undefined {
+  const clash = Object.keys(exclusive).find((name) => exclusive[name] !== undefined);
+  if (clash && values.compose !== undefined) throw usageError(`${command}: --${clash} and --compose exclude each other`);
+  return composeChoice(command, values);
 }

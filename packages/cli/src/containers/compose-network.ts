@@ -63,15 +63,10 @@ export async function openComposeNetwork(manifest: Manifest, options: ComposeOpt
       throw error;
     });
   }
-  const names = new Map<string, string>();
-  for (const node of manifest.nodes) {
-    const found = (await engine.run(["ps", "-a", "--filter", `label=com.docker.compose.project=${project}`, "--filter", `label=com.docker.compose.service=${node.name}`, "--format", "{{.Names}}"])).split("\n").filter(Boolean);
-    if (found.length !== 1) {
-      await tearDown();
-      throw new CliError(`compose project ${project} has ${found.length} containers for validator ${node.name}`, `The compose file must run one service per validator of ${manifest.name}, named as in the manifest`);
-    }
-    names.set(node.name, found[0]);
-  }
+  const names = await projectContainers(engine, project, manifest).catch(async (error: unknown) => {
+    await tearDown();
+    throw error;
+  });
   const nodes = manifest.nodes.map((node, i) => ({ name: node.name, address: node.account.address, http: `http://${HOST}:${nodePorts(options.portBase, i).http}` }));
 
   async function tearDown(): Promise<void> {
@@ -122,6 +117,22 @@ export async function openComposeNetwork(manifest: Manifest, options: ComposeOpt
     throw error;
   }
   return network;
+}
+
+/**
+ * The container of each validator of the manifest in a compose project, found by the compose labels both
+ * engines set, stopped ones included; a CliError unless there is exactly one per validator.
+ */
+export async function projectContainers(engine: Engine, project: string, manifest: Manifest): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const node of manifest.nodes) {
+    const found = (await engine.run(["ps", "-a", "--filter", `label=com.docker.compose.project=${project}`, "--filter", `label=com.docker.compose.service=${node.name}`, "--format", "{{.Names}}"])).split("\n").filter(Boolean);
+    if (found.length !== 1) {
+      throw new CliError(`compose project ${project} has ${found.length} containers for validator ${node.name}`, `The compose file must run one service per validator of ${manifest.name}, named as in the manifest`);
+    }
+    names.set(node.name, found[0]);
+  }
+  return names;
 }
 
 /** The image the compose file names must exist: an offline machine cannot pull or build it during `up`. */

@@ -29,6 +29,11 @@ export interface ScenarioOptions {
   nodeEnv?: Record<string, Record<string, string>>;
   /** Run on a compose project instead of local processes (the container backend); portBase is where it publishes. */
   compose?: { file: string; project: string };
+  /**
+   * The liveness bound instead of the one computed from the manifest (livenessBoundMs): a slow or shared
+   * machine closes ledgers later, which is not a liveness failure of the protocol (docs/faults.md).
+   */
+  livenessBoundMs?: number;
   onProgress?: (message: string) => void;
 }
 
@@ -48,7 +53,8 @@ export async function runScenario(manifest: Manifest, options: ScenarioOptions):
   if (options.compose && twins) throw new CliError("twin is not available on a compose network (a twin is a second process with the same key)", "Remove twin from the perturb lists, or run without --compose");
   const network = options.compose ? await composeNetwork(manifest, options.compose, options, progress) : await processNetwork(manifest, twins, options, progress);
   try {
-    return await drive(manifest, network.target, schedule, options.seed, progress);
+    const bound = options.livenessBoundMs ?? livenessBoundMs(manifest.nodes.length, manifest.consensus);
+    return await drive(manifest, network.target, schedule, { seed: options.seed, bound }, progress);
   } finally {
     await network.stop();
   }
@@ -81,8 +87,7 @@ async function composeNetwork(manifest: Manifest, compose: { file: string; proje
   return { target: new ContainerBackend(network), stop: () => network.stop() };
 }
 
-async function drive(manifest: Manifest, target: FaultTarget, schedule: Step[], seed: number, progress: (m: string) => void): Promise<ScenarioReport> {
-  const bound = livenessBoundMs(manifest.nodes.length, manifest.consensus);
+async function drive(manifest: Manifest, target: FaultTarget, schedule: Step[], { seed, bound }: { seed: number; bound: number }, progress: (m: string) => void): Promise<ScenarioReport> {
   const names = manifest.nodes.map((n) => n.name);
   const down = new Set<string>();
   const live = () => target.nodes.filter((n) => !down.has(n.name));
