@@ -4,7 +4,7 @@
 import { expect } from "chai";
 import { Keypair, createContract, payCoin, sendTransaction, waitForTransaction } from "@chainsim/client";
 import { isValidatorRunning } from "@chainsim/cli";
-import { TIME_EXPIRED } from "@chainsim/contracts";
+import { callContractPastClock } from "../harness/queries.js";
 import { agreeAfter, dumpLogsOnFailure, startTestNetwork, testManifest, type TestNetwork } from "../harness/network.js";
 
 interface HostileCase {
@@ -68,24 +68,9 @@ describe("e2e: hostile contracts cannot crash or split four validators", functio
   after(async () => net?.cleanup());
   dumpLogsOnFailure(() => net);
 
-  /**
-   * The callContract answer of every validator. A query the wall clock ended (a loaded machine: docs/contracts.md,
-   * "When a guard trips") depends on the machine, not the contract, so that validator is asked again, a
-   * bounded number of times: what must agree is the answer of the deterministic limits.
-   */
-  async function queryEverywhere(address: string) {
-    const ask = (i: number) => net.clients[i]!.callContract({ contract_address: address, input: "", opt_type: 2, source_address: "" } as never);
-    const answers = await Promise.all(net.clients.map((_, i) => ask(i)));
-    const tripped = () => answers.flatMap((answer, i) => (JSON.stringify(answer.result).includes(TIME_EXPIRED) ? [i] : []));
-    for (let retry = 1; retry <= 4 && tripped().length > 0; retry++) {
-      for (const i of tripped()) {
-        console.log(`      v${i + 1}'s wall clock ended the query (a loaded machine): asking again (${retry} of 4)`);
-        answers[i] = await ask(i);
-      }
-    }
-    expect(tripped().map((i) => `v${i + 1}`), "validators whose wall clock still ended the query after 4 retries").to.deep.equal([]);
-    return answers;
-  }
+  /** Every validator's callContract answer, past a wall-clock trip of a loaded machine (test/harness/queries.ts). */
+  const queryEverywhere = (address: string) =>
+    Promise.all(net.clients.map((client, i) => callContractPastClock(client, { contract_address: address, input: "", opt_type: 2, source_address: "" }, `v${i + 1}`)));
   const running = () => net.handle.nodes.filter((node) => isValidatorRunning(node.pid, node.process.paths.configFile)).map((node) => node.name);
 
   CASES.forEach((hostile, index) => {

@@ -13,6 +13,7 @@ import { isValidatorRunning } from "@chainsim/cli";
 import { buildCppContract } from "@chainsim/contract-sdk-cpp";
 import { buildGoContract } from "@chainsim/contract-sdk-go";
 import { agreeAfter, dumpLogsOnFailure, startTestNetwork, testManifest, type TestNetwork } from "../harness/network.js";
+import { callContractPastClock } from "../harness/queries.js";
 
 const require = createRequire(import.meta.url);
 const cppExamples = join(require.resolve("@chainsim/contract-sdk-cpp"), "../../examples");
@@ -91,7 +92,7 @@ describe("e2e: C++ and Go contracts built with the SDKs, on four validators", fu
   }
   const call = (address: string, text: string) => submit([payCoin(address, 0n, { input: text })]);
   async function query(address: string, text: string): Promise<{ code: number; value?: unknown; step: number; error?: string }> {
-    const answer = await client.callContract({ contract_address: address, input: text, opt_type: 2, source_address: genesis.address } as never);
+    const answer = await callContractPastClock(client, { contract_address: address, input: text, opt_type: 2, source_address: genesis.address }, "v1");
     const result = answer.result as { query_rets: { result?: { value: unknown }; error?: { data: { exception: string } } }[]; stat: { step: number } };
     const last = result.query_rets.at(-1);
     return { code: answer.error_code, value: last?.result?.value, step: result.stat.step, error: last?.error?.data.exception ?? answer.error_desc };
