@@ -66,6 +66,16 @@ function summaryOf(output) {
   return last && { passed: Number(last[1]), failed: Number(last[2]), skipped: Number(last[3] ?? 0) };
 }
 
+/** Mocha's report of a run's failures (from "N failing" to the summary line), at most 150 lines, or "". */
+function failuresOf(output) {
+  const lines = output.split("\n");
+  const from = lines.findIndex((line) => /^\s*\d+ failing$/.test(line));
+  if (from < 0) return "";
+  const to = lines.findIndex((line, i) => i > from && SUMMARY.test(line));
+  const report = lines.slice(from, to < 0 ? undefined : to);
+  return report.length > 150 ? [...report.slice(0, 150), `  … ${report.length - 150} more lines above`].join("\n") : report.join("\n");
+}
+
 const suite = process.argv[2] ?? "all";
 if (suite !== "all") {
   if (!SUITES[suite]) {
@@ -95,6 +105,12 @@ const ended = await Promise.all(
 );
 for (const [i, { title }] of lanes.entries()) {
   if (lanes[i].hold) process.stdout.write(`\nThe ${title}, run beside the others:\n${ended[i].output}\n`);
+}
+// The failures again, last: CI shows the end of a long output, and the first lane's report scrolled off above
+// the second lane's.
+for (const [i, { title }] of lanes.entries()) {
+  const failures = failuresOf(ended[i].output);
+  if (failures) process.stdout.write(`\nFailures of lane ${i + 1} (${title}), as reported above:\n${failures}\n`);
 }
 for (const [i, { title }] of lanes.entries()) console.log(`lane ${i + 1} (${title}): ${ended[i].minutes} min`);
 // A run that ended without its summary line crashed, and one that exited non-zero with none failed was stopped
