@@ -44,6 +44,6 @@ export {
 export { BIN_PATH, DEFAULT_MANIFEST_PATH } from "./paths.js";
 export { freePortBase, launchTemporaryNetwork, type TemporaryNetwork, type TemporaryNetworkOptions } from "./temporary-network.js";
 export { runScenario, type ScenarioOptions } from "./scenario/runner.js";
-export { livenessBoundMs } from "./scenario/checker.js";
+export { livenessBoundMs } from "@chainsim/sim";
 export { formatReport, type ScenarioReport } from "./scenario/report.js";
 export { parsePrometheusText, type MetricFamily, type MetricType, type Sample } from "./dashboard/prometheus-text.js";

@@ -2,11 +2,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Server } from "node:http";
 import { addressFromPublicKey, decodePrivateKey, parseJson } from "@chainsim/protocol";
-import { Ed25519Verifier, NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
+import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import { ContractWorkerRuntime, DEFAULT_CONTRACT_LIMITS } from "@chainsim/contracts";
 import { parseHostPort, parseNodeConfig, type NodeConfig } from "./config.js";
 import type { NodeContext } from "./context.js";
-import { SignatureChecker } from "./execution/authorization.js";
 import { WorkQueue } from "./work-queue.js";
 import { EventServer, eventOptions } from "./events/event-server.js";
 import { createApp } from "./http/app.js";
@@ -19,13 +18,10 @@ import { mountLedgerRoutes } from "./http/routes/ledgers.js";
 import { mountOpenApiRoute } from "./http/routes/openapi.js";
 import { mountStatusRoutes } from "./http/routes/status.js";
 import { mountTransactionRoutes } from "./http/routes/transactions.js";
-import { LedgerManager } from "./ledger/ledger-manager.js";
-import { ConsensusService } from "./consensus/consensus-service.js";
 import { validatorCrypto } from "./consensus/validator-crypto.js";
 import { crashAtStorePoints, unsafeQuorumFromEnv, UNSAFE_QUORUM_ENV, withFaultPlane } from "./faults/index.js";
 import { Libp2pPeerNetwork } from "./p2p/index.js";
-import { TxService } from "./pool/tx-service.js";
-import { poolLimits } from "./pool/tx-pool.js";
+import { openValidatorCore } from "./validator-core.js";
 import { Databases } from "./storage/databases.js";
 import { WasmPrewarm } from "./execution/contracts/wasm-prewarm.js";
 import { openNodeLog, type NodeLog } from "./logging/node-log.js";
@@ -71,7 +67,6 @@ async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => voi
   const dbs = await Databases.open(config.data_dir);
   const metrics = new NodeMetrics(config.limits.pool_transactions);
   try {
-    const signatures = new SignatureChecker(new Ed25519Verifier());
     const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config.contracts.steps, builtinSteps: config.contracts.builtin_steps, lint: config.contracts.lint };
     // Contracts run in worker processes that may die without taking the validator along; callContract gets a
     // worker of its own: a query must never wait in, or damage, the one that executes ledgers. Its worker runs
@@ -85,12 +80,6 @@ async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => voi
       limits,
       queue: new WorkQueue(QUERY_CONCURRENCY, QUERY_MAX_WAITING, "contract queries"),
     };
-    const ledgers = await LedgerManager.open(dbs, config, signatures, contracts);
-    const txs = new TxService(ledgers, signatures, Date.now, poolLimits(config.limits));
-    metrics.watchLedgers(ledgers, txs);
-    const prewarm = new WasmPrewarm(contracts.runtime);
-    txs.onAdmitted((tx) => prewarm.admitted(tx));
-    const events = new EventServer({ ledgers, txs, validatorAddress, chainId: config.genesis.chain_id, log }, eventOptions(config.limits));
     const crypto = validatorCrypto(config, signer, validatorAddress);
     const p2p = await Libp2pPeerNetwork.fromConfig(config, log);
     const faults = config.debug.fault_injection
@@ -103,22 +92,24 @@ async function startLogged(config: NodeConfig, log: NodeLog, closeLog: () => voi
         })
       : undefined;
     if (faults) metrics.watchFaults(faults.plane);
-    if (faults) crashAtStorePoints(ledgers, faults.plane, log);
     const network = metrics.peerNetwork(faults?.network ?? p2p, config.p2p.peers.map((peer) => peer.address));
-    const consensus = await ConsensusService.open({
-      consensus: config.consensus,
-      validators: config.validators,
-      self: validatorAddress,
-      crypto,
-      ledgers,
-      txs,
+    const { signatures, ledgers, txs, consensus } = await openValidatorCore({
+      config,
+      validatorAddress,
+      dbs,
       network,
-      keyvalue: dbs.keyvalue,
+      contracts,
+      crypto,
       log,
       unsafeQuorum: unsafeQuorum ?? undefined,
       censoring: faults && (() => faults.plane.byzantine("censor")),
       phases: metrics.phases,
     });
+    if (faults) crashAtStorePoints(ledgers, faults.plane, log);
+    metrics.watchLedgers(ledgers, txs);
+    const prewarm = new WasmPrewarm(contracts.runtime);
+    txs.onAdmitted((tx) => prewarm.admitted(tx));
+    const events = new EventServer({ ledgers, txs, validatorAddress, chainId: config.genesis.chain_id, log }, eventOptions(config.limits));
     metrics.watchConsensus(consensus);
     const context: NodeContext = {
       config,

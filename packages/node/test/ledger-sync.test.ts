@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { codecs } from "@chainsim/protocol";
 import { LedgerSync, type LedgerSyncParts } from "../src/consensus/ledger-sync.js";
+import { systemClock } from "../src/clock.js";
 import { collectingLog } from "./helpers/log.js";
 
 /** State sync believes announced tips only as hints (docs/consensus.md, "State transfer"). */
@@ -25,7 +26,7 @@ describe("LedgerSync: a peer's announced tip", () => {
       },
       verifier: {},
       log: collectingLog(logs),
-      now: () => clock.now,
+      clock: { ...systemClock, now: () => clock.now },
       enqueue: (task: () => Promise<void>) => void task(),
       onSynced: () => {},
     } as unknown as LedgerSyncParts;
@@ -77,7 +78,7 @@ describe("LedgerSync: a peer's announced tip", () => {
       },
       verifier: {},
       log: collectingLog(logs),
-      now: () => clock.now,
+      clock: { ...systemClock, now: () => clock.now },
       enqueue: (task: () => Promise<void>) => void task(),
       onSynced: () => {},
     } as unknown as LedgerSyncParts);

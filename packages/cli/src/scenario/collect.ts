@@ -1,4 +1,4 @@
-import type { LedgerData, NodeChain, StatusSample } from "./history.js";
+import type { LedgerData, NodeChain, StatusSample } from "@chainsim/sim";
 import { getJson, type Json } from "../node-http.js";
 
 /** Reads ledgers from..to of one node: header hash and close time, and each transaction's hash and signatures. */

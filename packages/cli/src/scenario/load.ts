@@ -1,7 +1,7 @@
 import { addressFromPublicKey, codecs, devKeySeed, OperationType, signBlob, toHex, transactionHash, type Operation } from "@chainsim/protocol";
 import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import type { Manifest } from "../manifest.js";
-import type { History, SignedTx } from "./history.js";
+import type { History, SignedTx } from "@chainsim/sim";
 import { failure, getJson, postJson } from "../node-http.js";
 
 const FEE_LIMIT = 1_000_000n;

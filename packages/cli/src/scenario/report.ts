@@ -1,5 +1,5 @@
 import { formatTable } from "../output.js";
-import type { InvariantResult } from "./checker.js";
+import type { InvariantResult } from "@chainsim/sim";
 import type { CrashCounts } from "./crashes.js";
 
 /** `chainsim scenario --json` (product.md §4: this shape is a contract). */

@@ -17,6 +17,7 @@ import { PersistThenSend } from "./persist-then-send.js";
 import { SnapshotStore } from "./snapshot-store.js";
 import { TxGossip } from "./tx-gossip.js";
 import type { LogLevel, NodeLog } from "../logging/node-log.js";
+import { systemClock, type Clock, type ClockTimer } from "../clock.js";
 
 const TICK_MS = 25;
 /** Executed values for the next ledger kept for its commit (ConsensusService.executedValues). */
@@ -38,7 +39,8 @@ export interface ConsensusServiceParts {
   censoring?: () => boolean;
   /** Told when each ledger's phases begin and end (the node's metrics time them: docs/operations.md, "Metrics"). */
   phases?: ConsensusPhases;
-  now?: () => number;
+  /** The system clock unless simulated (docs/simulation.md). */
+  clock?: Clock;
 }
 
 /** The points of a ledger's agreement this service sees, by seq. */
@@ -61,6 +63,7 @@ export interface ConsensusPhases {
 export class ConsensusService {
   readonly verifier: Verifier;
   private replica: Replica;
+  private readonly clock: Clock;
   private readonly now: () => number;
   private readonly gossip: TxGossip;
   private readonly proposalSize: ProposalSize;
@@ -79,7 +82,7 @@ export class ConsensusService {
    * executes the decided value again.
    */
   private executedValues = new NewestMap<string, ExecutedLedger>(EXECUTED_VALUES_KEPT);
-  private timers: NodeJS.Timeout[] = [];
+  private timers: ClockTimer[] = [];
   private proposing = false;
   private lastCloseWall: number;
   private nextReadyCheck = 0;
@@ -100,7 +103,8 @@ export class ConsensusService {
     genesisHash: string,
     restored: PersistedState | undefined,
   ) {
-    this.now = parts.now ?? Date.now;
+    this.clock = parts.clock ?? systemClock;
+    this.now = () => this.clock.now();
     const config = {
       validators: parts.validators,
       self: parts.validators.indexOf(parts.self),
@@ -128,14 +132,14 @@ export class ConsensusService {
     this.censorshipPatienceMs = Math.max(4 * parts.consensus.view_timeout_ms, 6_000);
     // The least any proposal may hold: a ledger with fewer had room for every transaction its primary knew.
     this.censorship = new CensorshipWatch(this.censorshipPatienceMs, Math.min(MIN_PROPOSAL_TXS, parts.consensus.max_txs_per_ledger));
-    this.gossip = new TxGossip(parts.network, parts.txs, parts.log.warn);
+    this.gossip = new TxGossip(parts.network, parts.txs, parts.log.warn, this.clock);
     this.proposalSize = new ProposalSize(parts.consensus.view_timeout_ms, parts.consensus.max_txs_per_ledger);
     this.ledgerSync = new LedgerSync({
       ledgers: parts.ledgers,
       network: parts.network,
       verifier: this.verifier,
       log: parts.log,
-      now: this.now,
+      clock: this.clock,
       enqueue: (task) => this.enqueue(task),
       onSynced: (ledger) => this.afterSynced(ledger),
     });
@@ -163,13 +167,13 @@ export class ConsensusService {
     });
     this.ledgerSync.start();
     this.gossip.start();
-    this.timers.push(setInterval(() => this.onTick(), TICK_MS));
+    this.timers.push(this.clock.setInterval(() => this.onTick(), TICK_MS));
   }
 
   /** Stops timers and waits for work in progress; the network is stopped by its owner. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers) clearInterval(timer);
+    for (const timer of this.timers) this.clock.clear(timer);
     this.ledgerSync.stop();
     this.gossip.stop();
     await this.work;
@@ -265,10 +269,10 @@ export class ConsensusService {
     }
     let ok = true;
     try {
-      const started = performance.now();
+      const started = this.clock.elapsed();
       const primary = this.verifier.validators[primaryOf(view, this.verifier.validators.length)]!;
       const executed = await checkProposal(this.parts.ledgers, this.verifier, primary, value, digest, this.now(), (tx) => this.parts.txs.pool.get(tx.hashHex)?.tx);
-      this.proposalSize.record(executed.included.length, performance.now() - started);
+      this.proposalSize.record(executed.included.length, this.clock.elapsed() - started);
       this.executedValues.set(digest, executed);
     } catch (error) {
       if (!(error instanceof InvalidProposal)) throw error;
@@ -349,9 +353,9 @@ export class ConsensusService {
     const wallMicros = BigInt(this.now()) * 1000n;
     const closeTime = wallMicros > previousClose ? wallMicros : previousClose + 1n;
     const previousProof = tip.seq! > 1n ? codecs.PbftCommitProof.encode((await ledgers.ledgers.decision(tip.seq!))?.proof ?? {}) : undefined;
-    const started = performance.now();
+    const started = this.clock.elapsed();
     const executed = await ledgers.execute({ closeTime, proposer: this.parts.self, txs: candidates, previousProof }, "propose");
-    this.proposalSize.record(executed.included.length + executed.refused.length, performance.now() - started);
+    this.proposalSize.record(executed.included.length + executed.refused.length, this.clock.elapsed() - started);
     if (executed.full) this.backlog = true;
     txs.dropRefused(executed.refused);
     if (executed.included.length === 0 && !emptyDue) {

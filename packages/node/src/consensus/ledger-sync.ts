@@ -5,6 +5,7 @@ import type { LedgerManager } from "../ledger/ledger-manager.js";
 import type { PeerNetwork } from "../p2p/index.js";
 import { decidedProposal, decisionDigest } from "./decided-values.js";
 import type { NodeLog } from "../logging/node-log.js";
+import type { Clock, ClockTimer } from "../clock.js";
 
 /** Ledgers one sync request asks for, and the bytes an answer may hold (a few large ledgers fill it). */
 export const SYNC_BATCH_LEDGERS = 100;
@@ -73,7 +74,7 @@ export interface LedgerSyncParts {
   network: PeerNetwork;
   verifier: Verifier;
   log: NodeLog;
-  now: () => number;
+  clock: Clock;
   /** Runs ledger-moving work in the consensus service's order. */
   enqueue: (task: () => Promise<void>) => void;
   /** Each ledger applied from a peer, once stored. */
@@ -96,7 +97,7 @@ const MAX_DISTRUST_MS = 160_000;
 export class LedgerSync {
   private readonly peerTips = new Map<string, { seq: bigint; since: number; seenAt: number }>();
   private readonly distrusted = new Map<string, { until: number; forMs: number }>();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
   private running = false;
   /** True while ledgers are being fetched and applied. */
   syncing = false;
@@ -110,13 +111,13 @@ export class LedgerSync {
   start(): void {
     this.running = true;
     this.parts.network.onRequest(async (_from, payload) => answerSyncRequest(this.parts.ledgers, payload));
-    this.timer = setInterval(() => this.announceTip(), STATUS_INTERVAL_MS);
+    this.timer = this.parts.clock.setInterval(() => this.announceTip(), STATUS_INTERVAL_MS);
     this.announceTip();
   }
 
   stop(): void {
     this.running = false;
-    clearInterval(this.timer);
+    this.parts.clock.clear(this.timer);
   }
 
   /** The highest ledger this validator knows of: its own or one a peer announced and is believed. */
@@ -142,7 +143,7 @@ export class LedgerSync {
       this.parts.network.penalize(from, "garbage");
       return;
     }
-    const now = this.parts.now();
+    const now = this.parts.clock.now();
     const held = this.peerTips.get(from);
     this.peerTips.set(from, { seq, since: held?.seq === seq ? held.since : now, seenAt: now });
   }
@@ -151,7 +152,7 @@ export class LedgerSync {
   considerSync(): void {
     if (this.syncing) return;
     const tip = this.parts.ledgers.lastHeader.seq!;
-    const now = this.parts.now();
+    const now = this.parts.clock.now();
     const ahead = this.believedTips().filter(([, t]) => t.seq >= tip + SYNC_GAP || (t.seq > tip && now - t.since >= SYNC_LAG_MS));
     if (ahead.length > 0) this.sync(ahead.sort((a, b) => Number(b[1].seq - a[1].seq)).map(([address]) => address), false);
   }
@@ -181,14 +182,14 @@ export class LedgerSync {
 
   /** Tips announced recently by peers not caught announcing ledgers they did not deliver. */
   private believedTips(): [string, { seq: bigint; since: number; seenAt: number }][] {
-    const now = this.parts.now();
+    const now = this.parts.clock.now();
     return [...this.peerTips].filter(([peer, t]) => now - t.seenAt <= TIP_TTL_MS && !((this.distrusted.get(peer)?.until ?? 0) > now));
   }
 
   /** `peer` announced more than it delivered: disbelieve it for a while, longer each time. */
   private distrust(peer: string, why: string): void {
     const forMs = Math.min(MAX_DISTRUST_MS, (this.distrusted.get(peer)?.forMs ?? DISTRUST_MS / 2) * 2);
-    this.distrusted.set(peer, { until: this.parts.now() + forMs, forMs });
+    this.distrusted.set(peer, { until: this.parts.clock.now() + forMs, forMs });
     this.parts.log.warn(`sync: not believing ${peer}'s announced tip for ${forMs / 1000} s: ${why}`);
   }
 

@@ -1,6 +1,7 @@
 import { codecs, SignedTransaction } from "@chainsim/protocol";
 import type { PeerNetwork } from "../p2p/index.js";
 import type { TxService } from "../pool/tx-service.js";
+import { systemClock, type Clock, type ClockTimer } from "../clock.js";
 
 /** Transactions collected this long are passed on in one message (one frame per peer instead of one per transaction). */
 const BATCH_MS = 5;
@@ -31,14 +32,15 @@ export class TxGossip {
   private batchBytes = 0;
   /** When each pooled transaction is next passed on again, and the wait after that. */
   private readonly again = new Map<string, { due: number; wait: number }>();
-  private timer: NodeJS.Timeout | undefined;
-  private regossip: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
+  private regossip: ClockTimer | undefined;
   private running = false;
 
   constructor(
     private readonly network: PeerNetwork,
     private readonly txs: TxService,
     private readonly log: (line: string) => void,
+    private readonly clock: Clock = systemClock,
   ) {
     txs.onAdmitted((tx, origin) => {
       if (origin === "client" && this.running) this.add(tx);
@@ -47,13 +49,13 @@ export class TxGossip {
 
   start(): void {
     this.running = true;
-    this.regossip = setInterval(() => this.passOnWaiting(), REGOSSIP_MS);
+    this.regossip = this.clock.setInterval(() => this.passOnWaiting(), REGOSSIP_MS);
   }
 
   stop(): void {
     this.running = false;
-    clearTimeout(this.timer);
-    clearInterval(this.regossip);
+    this.clock.clear(this.timer);
+    this.clock.clear(this.regossip);
     this.batch = [];
     this.batchBytes = 0;
     this.again.clear();
@@ -90,7 +92,7 @@ export class TxGossip {
   }
 
   /** Passes on again the pooled transactions whose wait is over (`now`: ms since the epoch, as pool arrivals). */
-  passOnWaiting(now = Date.now()): void {
+  passOnWaiting(now = this.clock.now()): void {
     const { pool } = this.txs;
     for (const hashHex of this.again.keys()) if (!pool.get(hashHex)) this.again.delete(hashHex);
     for (const { tx, incomingTime } of pool.entries()) {
@@ -109,11 +111,11 @@ export class TxGossip {
     this.batch.push(tx);
     this.batchBytes += tx.envSize;
     if (this.batch.length >= BATCH_MAX) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+    else this.timer ??= this.clock.setTimeout(() => this.flush(), BATCH_MS);
   }
 
   private flush(): void {
-    clearTimeout(this.timer);
+    this.clock.clear(this.timer);
     this.timer = undefined;
     const txs = this.batch.splice(0);
     this.batchBytes = 0;

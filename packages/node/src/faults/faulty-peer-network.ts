@@ -1,6 +1,7 @@
 import type { Channel, MessageHandler, Offence, PeerNetwork, PeerStatus, RequestHandler } from "../p2p/index.js";
 import type { ByzantineTransforms } from "./byzantine.js";
 import type { FaultPlane } from "./fault-plane.js";
+import { systemClock, type Clock, type ClockTimer } from "../clock.js";
 
 /**
  * The PeerNetwork a node uses when debug.fault_injection is on: the real network behind the rules of a
@@ -9,12 +10,13 @@ import type { FaultPlane } from "./fault-plane.js";
  * means a rule covers every connection, including ones opened after it was posted.
  */
 export class FaultyPeerNetwork implements PeerNetwork {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<ClockTimer>();
 
   constructor(
     private readonly inner: PeerNetwork,
     private readonly plane: FaultPlane,
     private readonly byzantine: ByzantineTransforms,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   get address(): string {
@@ -27,7 +29,7 @@ export class FaultyPeerNetwork implements PeerNetwork {
 
   /** Messages still held back by delay or reorder are dropped. */
   async stop(): Promise<void> {
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of this.timers) this.clock.clear(timer);
     this.timers.clear();
     await this.inner.stop();
   }
@@ -129,7 +131,7 @@ export class FaultyPeerNetwork implements PeerNetwork {
       this.inner.send(peer, payload, channel);
       return;
     }
-    const timer = setTimeout(() => {
+    const timer = this.clock.setTimeout(() => {
       this.timers.delete(timer);
       this.inner.send(peer, payload, channel);
     }, waitMs);

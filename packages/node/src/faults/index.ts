@@ -6,6 +6,7 @@ import { ByzantineTransforms } from "./byzantine.js";
 import { FaultPlane } from "./fault-plane.js";
 import { FaultyPeerNetwork } from "./faulty-peer-network.js";
 import { seededRandom } from "@chainsim/protocol";
+import { systemClock, type Clock } from "../clock.js";
 
 export { ByzantineTransforms } from "./byzantine.js";
 export { FaultPlane, type FaultStats } from "./fault-plane.js";
@@ -23,16 +24,18 @@ export interface FaultInjectionOptions {
   /** debug.fault_seed; a random seed (reported by GET /debug/faults) when absent. */
   seed?: number;
   unsafeQuorum: number | null;
-  now?: () => number;
+  /** The system clock unless simulated (docs/simulation.md): rule expiry and held-back messages. */
+  clock?: Clock;
 }
 
 /** The fault plane and the network to use in place of `inner` (a node builds this only with debug.fault_injection on). */
 export function withFaultPlane(inner: PeerNetwork, options: FaultInjectionOptions): { plane: FaultPlane; network: FaultyPeerNetwork } {
   const seed = options.seed ?? randomInt(0, 2 ** 32);
   const random = seededRandom(seed);
-  const plane = new FaultPlane({ peers: options.peers, random, seed, unsafeQuorum: options.unsafeQuorum, now: options.now });
+  const clock = options.clock ?? systemClock;
+  const plane = new FaultPlane({ peers: options.peers, random, seed, unsafeQuorum: options.unsafeQuorum, now: () => clock.now() });
   const verifier = { validators: options.validators, crypto: options.crypto, quorum: quorumSize(options.validators.length) };
-  return { plane, network: new FaultyPeerNetwork(inner, plane, new ByzantineTransforms(options.crypto, verifier, random)) };
+  return { plane, network: new FaultyPeerNetwork(inner, plane, new ByzantineTransforms(options.crypto, verifier, random), clock) };
 }
 
 /**

@@ -3,6 +3,10 @@ import { ChainError, ErrorCode } from "@chainsim/protocol";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 
+/**
+ * A LevelDB database. The simulation's in-memory disk (packages/sim) stands in with the same abstract-level API
+ * for what the ledger-moving code uses (docs/simulation.md), the `sync` write option included.
+ */
 export type Db = ClassicLevel<string, Uint8Array>;
 
 /** The three LevelDB databases of a node, named as getModulesStatus reports them. */
@@ -26,14 +30,21 @@ const STORAGE_FORMAT_KEY = "storage_format";
  */
 export class Databases {
   private constructor(
-    readonly dir: string,
+    /** The data directory; undefined for databases that live in memory (the simulation's disk model). */
+    readonly dir: string | undefined,
     readonly dbs: Record<DatabaseName, Db>,
   ) {}
 
-  static async open(dir: string): Promise<Databases> {
-    const entries = DATABASE_NAMES.map((name) => [name, new ClassicLevel<string, Uint8Array>(join(dir, name), { valueEncoding: "view" })] as const);
-    await Promise.all(entries.map(([, db]) => db.open({ createIfMissing: true })));
-    const dbs = new Databases(dir, Object.fromEntries(entries) as Record<DatabaseName, Db>);
+  /** The LevelDB databases of the data directory `dir`, created when missing. */
+  static open(dir: string): Promise<Databases> {
+    const levels = Object.fromEntries(DATABASE_NAMES.map((name) => [name, new ClassicLevel<string, Uint8Array>(join(dir, name), { valueEncoding: "view" })]));
+    return Databases.over(levels as Record<DatabaseName, Db>, dir);
+  }
+
+  /** Databases given as abstract-level stores (values as Uint8Array views), opened and format-checked here. */
+  static async over(levels: Record<DatabaseName, Db>, dir?: string): Promise<Databases> {
+    await Promise.all(Object.values(levels).map((db) => db.open({ createIfMissing: true })));
+    const dbs = new Databases(dir, levels);
     try {
       await dbs.checkFormat();
     } catch (error) {
@@ -74,8 +85,9 @@ export class Databases {
     await Promise.all(Object.values(this.dbs).map((db) => db.close()));
   }
 
-  /** Bytes on disk of one database directory. */
+  /** Bytes on disk of one database directory (0 in memory). */
   async diskUsage(name: DatabaseName): Promise<number> {
+    if (this.dir === undefined) return 0;
     const dir = join(this.dir, name);
     let total = 0;
     for (const file of await readdir(dir)) total += (await stat(join(dir, file))).size;

@@ -4,6 +4,7 @@ import { Ed25519Verifier, NodeEd25519Signer } from "@chainsim/protocol/node-cryp
 import { withFaultPlane, type FaultPlane, type FaultyPeerNetwork } from "../../src/faults/index.js";
 import { MemoryHub, MemoryPeerNetwork } from "../../src/index.js";
 import { testValidator, type TestValidator } from "../p2p/keys.js";
+import { systemClock } from "../../src/clock.js";
 
 export interface Received {
   from: string;
@@ -53,7 +54,7 @@ export async function faultyNet(seed = 7): Promise<FaultyNet> {
     crypto: crypto[0],
     seed,
     unsafeQuorum: null,
-    now: () => clock.now,
+    clock: { ...systemClock, now: () => clock.now },
   });
   const received: Received[][] = addresses.map(() => []);
   const all = [faulty, ...networks.slice(1)];

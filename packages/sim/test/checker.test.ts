@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, commitLatency, livenessBoundMs, viewChanges } from "../src/scenario/checker.js";
-import type { History, LedgerData, NodeChain, StatusSample } from "../src/scenario/history.js";
+import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, commitLatency, livenessBoundMs, viewChanges } from "../src/invariants/checker.js";
+import type { History, LedgerData, NodeChain, StatusSample } from "../src/invariants/history.js";
 
 const SIG = { public_key: "pk", sign_data: "good" };
 const verify = (_blob: string, sig: { sign_data: string }) => sig.sign_data === "good";

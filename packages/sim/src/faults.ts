@@ -1,0 +1,50 @@
+import { BYZANTINE_MODES, STORE_POINTS, type ByzantineMode, type StorePoint } from "@chainsim/node";
+
+/**
+ * What the simulation can do to a validator (docs/simulation.md, "Faults"): the process faults of
+ * scenario manifests (kill, pause, wipe, partition), the message faults of the fault plane (drop, delay,
+ * duplicate, reorder, every Byzantine mode), and two that only a simulated disk allows: a power cut,
+ * which loses writes that were not synced, and a crash at a point of a ledger's write.
+ */
+export const SIM_FAULT_KINDS = ["kill", "power-cut", "crash-at-write", "pause", "partition", "wipe", "drop", "delay", "duplicate", "reorder", "byzantine"] as const;
+export type SimFaultKind = (typeof SIM_FAULT_KINDS)[number];
+
+export interface SimFault {
+  /** Virtual ms since the run began. */
+  at_ms: number;
+  node: string;
+  kind: SimFaultKind;
+  duration_ms: number;
+  mode?: ByzantineMode;
+  point?: StorePoint;
+  /** A power cut's share of unsynced writes that still reach the disk. */
+  kept?: number;
+}
+
+/**
+ * A fault schedule drawn from `random`: one fault at a time on one validator (at most f are ever faulty
+ * together, so liveness is owed after each heal), from `startMs` until `endMs`, each healed before the next.
+ */
+export function drawSchedule(random: () => number, nodes: string[], startMs: number, endMs: number, kinds: readonly SimFaultKind[] = SIM_FAULT_KINDS): SimFault[] {
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const schedule: SimFault[] = [];
+  if (kinds.length === 0) return schedule;
+  let at = startMs + Math.floor(random() * 2_000);
+  for (;;) {
+    const duration = 500 + Math.floor(random() * 4_500);
+    if (at + duration > endMs) return schedule;
+    const kind = pick(kinds);
+    const fault: SimFault = { at_ms: at, node: pick(nodes), kind, duration_ms: duration };
+    if (kind === "byzantine") fault.mode = pick(BYZANTINE_MODES);
+    if (kind === "crash-at-write") fault.point = pick(STORE_POINTS);
+    if (kind === "power-cut") fault.kept = Math.floor(random() * 100) / 100;
+    schedule.push(fault);
+    at += duration + 500 + Math.floor(random() * 2_500);
+  }
+}
+
+/** A fault as the trace and the report show it. */
+export function describeFault(fault: SimFault): string {
+  const extra = fault.mode ?? fault.point ?? (fault.kept !== undefined ? `kept ${fault.kept}` : "");
+  return `${fault.node} ${fault.kind}${extra ? ` ${extra}` : ""} for ${fault.duration_ms} ms`;
+}

@@ -1,0 +1,2 @@
+export * from "./invariants/checker.js";
+export type * from "./invariants/history.js";

@@ -1,0 +1,178 @@
+import { ChainError, codecs, devKeySeed, fromHex, OperationType, signBlob, SignedTransaction, toHex, addressFromPublicKey, decodePrivateKey, type Operation, type Signature } from "@chainsim/protocol";
+import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
+import type { History } from "./invariants/history.js";
+import type { SimValidator } from "./sim-validator.js";
+
+/** A counter contract: every call adds one to a metadata entry (docs/simulation.md, "Load"). */
+const COUNTER = `function init() { Chain.store("count", "0"); }
+function main(input) { Chain.store("count", String(Number(Chain.load("count")) + 1)); Chain.tlog("counted", input); }
+function query() { return Chain.load("count"); }`;
+
+const FEE_LIMIT = 1_000_000n;
+const CONTRACT_FEE_LIMIT = 200_000_000n;
+const ACCOUNT_BALANCE = 10_000_000_000n;
+
+interface LoadAccount {
+  address: string;
+  signer: NodeEd25519Signer;
+  /** The next nonce to use (the last accepted one plus one). */
+  nonce: bigint;
+}
+
+/** What a load step submits: a transfer, a contract deploy or call, or a transaction every validator must refuse. */
+export type LoadKind = "transfer" | "deploy" | "call" | "bad";
+
+/**
+ * Seeded client load for the simulation (docs/simulation.md): funds accounts from the genesis account, then
+ * submits transfers, a contract deployment and calls, and transactions that must be refused, each to a
+ * validator the seed picks. Every submission and its answer go into the history the scenario checker reads.
+ */
+export class SimLoad {
+  readonly history: History = { txs: {}, submissions: [] };
+  private readonly genesis: LoadAccount;
+  private readonly accounts: LoadAccount[];
+  private funded = false;
+  private contract: string | undefined;
+  private deployHash: string | undefined;
+
+  constructor(
+    network: string,
+    genesisPrivateKey: string,
+    private readonly chainId: bigint,
+    private readonly gasPrice: bigint,
+    private readonly random: () => number,
+    accounts = 6,
+  ) {
+    this.genesis = account(decodePrivateKey(genesisPrivateKey), 1n);
+    this.accounts = Array.from({ length: accounts }, (_, i) => account(devKeySeed(network, `sim-load-${i}`), 1n));
+  }
+
+  /** Accepted transactions (error_code 0 at least once), by hash. */
+  accepted(): string[] {
+    return [...new Set(this.history.submissions.filter((s) => s.error_code === 0).map((s) => s.hash))];
+  }
+
+  /** One load step at `nowMs` against `validator`: funding first, until it is committed; then a seeded mix. */
+  async step(validator: SimValidator, nowMs: number): Promise<void> {
+    if (!this.funded) return this.fund(validator, nowMs);
+    if (this.deployHash && !this.contract) await this.readContractAddress(validator);
+    const roll = this.random();
+    const kind: LoadKind = roll < 0.08 ? "bad" : !this.deployHash ? "deploy" : roll < 0.25 && this.contract ? "call" : "transfer";
+    const from = this.accounts[Math.floor(this.random() * this.accounts.length)]!;
+    const to = this.accounts[Math.floor(this.random() * this.accounts.length)]!;
+    if (kind === "deploy") {
+      const tx = await this.sign(from, [{ type: OperationType.CREATE_ACCOUNT, create_account: { contract: { payload: COUNTER }, init_balance: 0n, init_input: "", priv: { thresholds: { tx_threshold: 1n } } } }], CONTRACT_FEE_LIMIT);
+      if (await this.submit(validator, tx, from, nowMs)) this.deployHash = tx.hashHex;
+    } else if (kind === "call") {
+      const tx = await this.sign(from, [{ type: OperationType.PAY_COIN, pay_coin: { dest_address: this.contract, amount: 0n, input: String(nowMs) } }], CONTRACT_FEE_LIMIT);
+      await this.submit(validator, tx, from, nowMs);
+    } else if (kind === "transfer") {
+      const amount = 1n + BigInt(Math.floor(this.random() * 1000));
+      const tx = await this.sign(from, [{ type: OperationType.PAY_COIN, pay_coin: { dest_address: to.address, amount } }], FEE_LIMIT);
+      await this.submit(validator, tx, from, nowMs);
+    } else {
+      await this.submitBad(validator, from, nowMs);
+    }
+  }
+
+  /** Submits `hashes` again to `validator` (a client retrying what it has not seen committed). */
+  async resubmit(validator: SimValidator, hashes: string[], nowMs: number): Promise<void> {
+    for (const hash of hashes) {
+      const { blob, signatures } = this.history.txs[hash]!;
+      const tx = new SignedTransaction(fromHex(blob), signatures.map((s) => ({ public_key: s.public_key, sign_data: fromHex(s.sign_data) })));
+      await this.record(validator, tx, nowMs);
+    }
+  }
+
+  private async fund(validator: SimValidator, nowMs: number): Promise<void> {
+    const hashes = Object.values(this.history.txs).filter((tx) => tx.origin === "setup").map((tx) => tx.hash);
+    if (hashes.length > 0) {
+      if (await validator.core!.ledgers.ledgers.record(hashes[0]!)) this.funded = true;
+      else await this.resubmit(validator, hashes, nowMs);
+      return;
+    }
+    const operations: Operation[] = this.accounts.map((a) => ({
+      type: OperationType.CREATE_ACCOUNT,
+      create_account: { dest_address: a.address, init_balance: ACCOUNT_BALANCE, priv: { master_weight: 1n, thresholds: { tx_threshold: 1n } } },
+    }));
+    const tx = await this.sign(this.genesis, operations, FEE_LIMIT, "setup");
+    await this.record(validator, tx, nowMs);
+  }
+
+  private async readContractAddress(validator: SimValidator): Promise<void> {
+    const record = await validator.core!.ledgers.ledgers.record(this.deployHash!);
+    if (!record) return;
+    if ((record.error_code ?? 0) !== 0) {
+      this.deployHash = undefined; // refused in its ledger (a fee, a nonce): deploy again
+      return;
+    }
+    this.contract = (JSON.parse(record.error_desc!) as { contract_address: string }[])[0]!.contract_address;
+  }
+
+  /** Transactions that every validator must refuse at admission: a broken signature, a fee limit under the fee, another chain. */
+  private async submitBad(validator: SimValidator, from: LoadAccount, nowMs: number): Promise<void> {
+    const pay: Operation[] = [{ type: OperationType.PAY_COIN, pay_coin: { dest_address: this.genesis.address, amount: 1n } }];
+    const choice = Math.floor(this.random() * 3);
+    const tx =
+      choice === 0
+        ? await this.sign(from, pay, FEE_LIMIT, "load", (sig) => ({ ...sig, sign_data: sig.sign_data!.map((b, i) => (i === 0 ? b ^ 1 : b)) }))
+        : choice === 1
+          ? await this.sign(from, pay, 1n)
+          : await this.sign(from, pay, FEE_LIMIT, "load", undefined, this.chainId + 1n);
+    const code = await this.record(validator, tx, nowMs);
+    if (code === 0) throw new Error(`${validator.name} accepted a transaction it must refuse (${["a broken signature", "a fee limit of 1", "another chain id"][choice]})`);
+  }
+
+  /** Submits, and on acceptance moves the sender's nonce on. */
+  private async submit(validator: SimValidator, tx: SignedTransaction, from: LoadAccount, nowMs: number): Promise<boolean> {
+    const accepted = (await this.record(validator, tx, nowMs)) === 0;
+    if (accepted) from.nonce++;
+    return accepted;
+  }
+
+  /** Submits one transaction to `validator` and writes the call and its answer into the history. */
+  private async record(validator: SimValidator, tx: SignedTransaction, nowMs: number): Promise<number | undefined> {
+    const submission: History["submissions"][number] = { hash: tx.hashHex, node: validator.name, sent_ms: nowMs };
+    this.history.submissions.push(submission);
+    const txs = validator.core?.txs;
+    if (!txs) {
+      submission.error = "the validator is down";
+      return undefined;
+    }
+    try {
+      await txs.submit(tx, "client");
+      submission.error_code = 0;
+    } catch (error) {
+      if (!(error instanceof ChainError)) throw error;
+      submission.error_code = error.code;
+      submission.error_desc = error.message;
+    }
+    return submission.error_code;
+  }
+
+  private async sign(
+    from: LoadAccount,
+    operations: Operation[],
+    feeLimit: bigint,
+    origin: "setup" | "load" = "load",
+    tamper?: (signature: Signature) => Signature,
+    chainId = this.chainId,
+  ): Promise<SignedTransaction> {
+    const blob = codecs.Transaction.encode({ source_address: from.address, nonce: from.nonce, fee_limit: feeLimit, gas_price: this.gasPrice, chain_id: chainId, operations });
+    const signed = await signBlob(from.signer, blob);
+    const signature = { public_key: signed.public_key, sign_data: fromHex(signed.sign_data) };
+    const tx = new SignedTransaction(blob, [tamper ? tamper(signature) : signature]);
+    this.history.txs[tx.hashHex] = {
+      hash: tx.hashHex,
+      blob: toHex(blob),
+      signatures: tx.signatures.map((s) => ({ public_key: s.public_key!, sign_data: toHex(s.sign_data!) })),
+      origin,
+    };
+    return tx;
+  }
+}
+
+function account(seed: Uint8Array, nonce: bigint): LoadAccount {
+  const signer = new NodeEd25519Signer(seed);
+  return { address: addressFromPublicKey(signer.publicKey), signer, nonce };
+}

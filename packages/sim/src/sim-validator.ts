@@ -1,0 +1,146 @@
+import { LOG_LEVELS, openValidatorCore, validatorCrypto, withFaultPlane, type ContractSupport, type FaultPlane, type NodeConfig, type NodeLog, type StorePoint, type ValidatorCore } from "@chainsim/node";
+import { addressFromPublicKey, decodePrivateKey } from "@chainsim/protocol";
+import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
+import type { Scheduler } from "./scheduler.js";
+import { SimDisk } from "./sim-disk.js";
+import type { SimWire } from "./sim-network.js";
+
+/** Log lines kept per validator for a failure's detail (the newest). */
+const LOG_KEPT = 200;
+
+export type ValidatorState = "up" | "down" | "paused";
+
+/**
+ * One validator of the simulation: the real validator core (openValidatorCore: storage, execution, pool,
+ * consensus, sync, gossip) on a simulated disk, wire and clock. Crashing it drops its timers, its network
+ * and whatever its disk loses; starting it again opens what survived, as a restarted process would.
+ */
+export class SimValidator {
+  readonly name: string;
+  readonly address: string;
+  readonly disk = new SimDisk();
+  readonly log: string[] = [];
+  state: ValidatorState = "down";
+  core: ValidatorCore | undefined;
+  /** The fault plane of a Byzantine validator (its modes are set on it). */
+  plane: FaultPlane | undefined;
+  incarnation = 0;
+  /** A crash armed for a point of the next ledger write (the crash-at-write fault), with what to do after. */
+  private armed: { point: StorePoint; crashed: () => void } | undefined;
+  private retire: (() => void) | undefined;
+  private stopNetwork: (() => Promise<void>) | undefined;
+
+  constructor(
+    readonly config: NodeConfig,
+    private readonly scheduler: Scheduler,
+    private readonly wire: SimWire,
+    private readonly contracts: ContractSupport,
+    /** A seed for the fault plane of this validator, when it may turn Byzantine. */
+    private readonly faultSeed: number | undefined,
+    private readonly unsafeQuorum: number | undefined,
+  ) {
+    this.name = config.node_name;
+    this.address = addressFromPublicKey(new NodeEd25519Signer(decodePrivateKey(config.validator.private_key)).publicKey);
+  }
+
+  /** Opens the disk as it is and starts the validator core (a process start). */
+  async start(): Promise<void> {
+    if (this.state !== "down") return;
+    const incarnation = ++this.incarnation;
+    const clock = this.scheduler.clockFor(this.name);
+    const signer = new NodeEd25519Signer(decodePrivateKey(this.config.validator.private_key));
+    const crypto = validatorCrypto(this.config, signer, this.address);
+    const peers = this.config.p2p.peers.map((peer) => peer.address);
+    const wired = this.wire.attach(this.address, peers, clock);
+    const faults =
+      this.faultSeed === undefined
+        ? undefined
+        : withFaultPlane(wired, { peers, validators: this.config.validators, crypto, seed: this.faultSeed, unsafeQuorum: this.unsafeQuorum ?? null, clock });
+    const dbs = await this.disk.open();
+    const core = await openValidatorCore({
+      config: this.config,
+      validatorAddress: this.address,
+      dbs,
+      network: faults?.network ?? wired,
+      contracts: this.contracts,
+      crypto,
+      log: this.nodeLog(incarnation),
+      clock,
+      unsafeQuorum: this.unsafeQuorum,
+      censoring: faults && (() => faults.plane.byzantine("censor")),
+    });
+    await (faults?.network ?? wired).start();
+    core.ledgers.onStorePoint((point) => {
+      if (this.armed?.point !== point || this.core !== core) return;
+      const { crashed } = this.armed;
+      this.armed = undefined;
+      this.crash();
+      crashed();
+    });
+    core.consensus.start();
+    this.core = core;
+    this.plane = faults?.plane;
+    this.retire = clock.retire;
+    this.stopNetwork = () => wired.stop();
+    this.state = "up";
+    this.scheduler.trace(`start ${this.name}#${incarnation} at ledger ${core.ledgers.lastHeader.seq}`);
+  }
+
+  /**
+   * The process dies at this instant: no timer of it runs again, nothing more leaves or arrives, its disk
+   * keeps what a crash keeps (with `powerCut`, what was synced and a prefix of the rest).
+   */
+  crash(powerCut?: { keptFraction: number }): void {
+    if (this.state === "down") return;
+    if (this.state === "paused") this.scheduler.resume(this.name);
+    this.retire?.();
+    this.scheduler.cancelOwner(this.name);
+    void this.stopNetwork?.();
+    this.wire.detach(this.address);
+    this.disk.crash(powerCut);
+    this.core = undefined;
+    this.plane = undefined;
+    this.state = "down";
+    this.scheduler.trace(`crash ${this.name}${powerCut ? ` power cut, kept ${powerCut.keptFraction.toFixed(2)} of unsynced writes` : ""}`);
+  }
+
+  /** Crashes this validator when its next ledger write reaches `point`; `crashed` runs then. */
+  armCrash(point: StorePoint, crashed: () => void): void {
+    this.armed = { point, crashed };
+  }
+
+  /** Whether a crash is still armed; disarms it. */
+  disarm(): boolean {
+    const was = this.armed !== undefined;
+    this.armed = undefined;
+    return was;
+  }
+
+  pause(): void {
+    if (this.state !== "up") return;
+    this.scheduler.pause(this.name);
+    this.state = "paused";
+    this.scheduler.trace(`pause ${this.name}`);
+  }
+
+  resume(): void {
+    if (this.state !== "paused") return;
+    this.scheduler.resume(this.name);
+    this.state = "up";
+    this.scheduler.trace(`resume ${this.name}`);
+  }
+
+  /** Stops the validator at the end of a run (its disk stays readable). */
+  halt(): void {
+    this.crash();
+  }
+
+  /** A NodeLog keeping this incarnation's newest lines, with their virtual time; never the real clock. */
+  private nodeLog(incarnation: number): NodeLog {
+    const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+      this.log.push(`${this.scheduler.elapsed} ${this.name}#${incarnation} ${level} ${message}${fields ? ` ${JSON.stringify(fields, (_key, value) => (typeof value === "bigint" ? value.toString() : value))}` : ""}`);
+      if (this.log.length > LOG_KEPT) this.log.splice(0, this.log.length - LOG_KEPT);
+    };
+    return Object.assign(keep("info"), Object.fromEntries(LOG_LEVELS.map((level) => [level, keep(level)]))) as unknown as NodeLog;
+  }
+}

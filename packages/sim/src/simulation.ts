@@ -1,0 +1,241 @@
+import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
+import type { NodeConfig } from "@chainsim/node";
+import { fromHex, seededRandom, toHex } from "@chainsim/protocol";
+import { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
+import { describeFault, drawSchedule, SIM_FAULT_KINDS, type SimFault, type SimFaultKind } from "./faults.js";
+import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, livenessBoundMs, type InvariantResult } from "./invariants/checker.js";
+import type { NodeChain, PerturbationRecord, StatusSample } from "./invariants/history.js";
+import { SimLoad } from "./load.js";
+import { CountedRuntime, PendingTasks } from "./pending.js";
+import { Scheduler } from "./scheduler.js";
+import { DEFAULT_WIRE, SimWire, type WireModel } from "./sim-network.js";
+import { SimValidator } from "./sim-validator.js";
+
+/**
+ * The clock guard of contract runs in the simulation: far beyond any run, so that only the step limit (the
+ * same everywhere) ends one, never real time (docs/simulation.md, "What may not be read").
+ */
+const SIM_CONTRACT_GUARD_MS = 600_000;
+const SAMPLE_MS = 250;
+const RESUBMIT_MS = 2_000;
+
+export interface SimulationOptions {
+  /** One per validator, as the CLI makes them from a manifest (data_dir and ports are not used). */
+  configs: NodeConfig[];
+  /** The genesis account's private key: the load funds its accounts from it. */
+  genesisPrivateKey: string;
+  seed: number;
+  /** Virtual time of load and faults (ms); draining and the final checks come after it. */
+  durationMs?: number;
+  /** At most this long (virtual ms) after `durationMs` for every accepted transaction to commit. */
+  drainMs?: number;
+  /** Which faults the schedule draws from; none: a fault-free run. */
+  faultKinds?: readonly SimFaultKind[];
+  wire?: WireModel;
+  /** Keeps every trace line (the trace hash is computed either way). */
+  keepTrace?: boolean;
+  /** Test-only: see ReplicaConfig.unsafeQuorum (every validator commits on this many votes). */
+  unsafeQuorum?: number;
+  /** Test-only: replaces the configs of these validators (a planted bug on one validator). */
+  plant?: (config: NodeConfig) => NodeConfig;
+}
+
+export interface SimulationFailure {
+  invariant: string;
+  detail: string;
+}
+
+export interface SimulationResult {
+  seed: number;
+  ok: boolean;
+  failures: SimulationFailure[];
+  trace_hash: string;
+  simulated_ms: number;
+  events: number;
+  /** The lowest tip among the validators at the end. */
+  ledgers: number;
+  accepted: number;
+  faults: string[];
+  trace?: string[];
+}
+
+/**
+ * One seeded run of a whole network in this process (docs/simulation.md): every validator's real core on a
+ * virtual clock, a seeded wire and simulated disks; seeded load and faults; then the scenario checker's
+ * invariants and each validator's hash chain. A pure function of its options: the same seed gives the same
+ * trace hash.
+ */
+export async function simulate(options: SimulationOptions): Promise<SimulationResult> {
+  const { configs, seed } = options;
+  const durationMs = options.durationMs ?? 30_000;
+  const drainMs = options.drainMs ?? 30_000;
+  const scheduler = new Scheduler(options.keepTrace ?? false);
+  const stream = (salt: number) => seededRandom((seed ^ salt) >>> 0);
+  const names = new Map<string, string>();
+  const wire = new SimWire(scheduler, stream(0x5eed0001), options.wire ?? DEFAULT_WIRE, names);
+  const config0 = configs[0]!;
+  const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config0.contracts.steps, builtinSteps: config0.contracts.builtin_steps, lint: config0.contracts.lint, timeMs: SIM_CONTRACT_GUARD_MS };
+  const runtime = new CountedRuntime(new JsRuntime(limits));
+  const tasks = new PendingTasks();
+  scheduler.watch(runtime);
+  scheduler.watch(tasks);
+  const failures: SimulationFailure[] = [];
+  const fail = (invariant: string) => (error: unknown) => failures.push({ invariant, detail: (error as Error)?.stack ?? String(error) });
+  const faultSeeds = stream(0x5eed0002);
+  const validators = configs.map((config) => {
+    const planted = options.plant ? options.plant(config) : config;
+    return new SimValidator(planted, scheduler, wire, { runtime, limits }, Math.floor(faultSeeds() * 2 ** 32), options.unsafeQuorum);
+  });
+  for (const v of validators) names.set(v.address, v.name);
+  try {
+    for (const v of validators) await v.start();
+    const load = new SimLoad(config0.network, options.genesisPrivateKey, config0.genesis.chain_id, config0.genesis.gas_price, stream(0x5eed0003));
+    const schedule = drawSchedule(stream(0x5eed0004), validators.map((v) => v.name), 3_000, durationMs, options.faultKinds ?? SIM_FAULT_KINDS);
+    const records: PerturbationRecord[] = [];
+    const samples: StatusSample[] = [];
+    const pick = stream(0x5eed0005);
+    const anyValidator = () => validators[Math.floor(pick() * validators.length)]!;
+    const reference = () => validators.find((v) => v.state === "up");
+
+    // load: a step every 50-250 ms until durationMs, each to a validator the seed picks
+    const loadStep = () => {
+      if (scheduler.elapsed >= durationMs) return;
+      const target = anyValidator();
+      tasks.track(() => load.step(target, scheduler.now()), fail("load"));
+      scheduler.at(50 + Math.floor(pick() * 200), "load", "load", loadStep);
+    };
+    scheduler.at(0, "load", "load", loadStep);
+    // a client retries what it has not seen committed
+    const committed = new Set<string>();
+    const resubmit = () => {
+      const ref = reference();
+      if (ref) {
+        tasks.track(async () => {
+          const missing: string[] = [];
+          for (const hash of load.accepted()) {
+            if (committed.has(hash)) continue;
+            if (await ref.core!.ledgers.ledgers.record(hash)) committed.add(hash);
+            else missing.push(hash);
+          }
+          if (missing.length > 0) await load.resubmit(anyValidator(), missing, scheduler.now());
+        }, fail("load"));
+      }
+      scheduler.at(RESUBMIT_MS, "load", "resubmit", resubmit);
+    };
+    scheduler.at(RESUBMIT_MS, "load", "resubmit", resubmit);
+    // status samples, as the scenario's sampler reads getConsensusInfo
+    const sample = () => {
+      for (const v of validators) {
+        const status = v.state === "up" ? v.core!.consensus.status() : undefined;
+        samples.push({ at_ms: scheduler.now(), node: v.name, seq: v.state === "up" ? Number(v.core!.ledgers.lastHeader.seq) : undefined, view: status?.view });
+      }
+      scheduler.at(SAMPLE_MS, "sampler", "sample", sample);
+    };
+    scheduler.at(SAMPLE_MS, "sampler", "sample", sample);
+    for (const fault of schedule) schedule1(fault);
+
+    function schedule1(fault: SimFault): void {
+      const v = validators.find((x) => x.name === fault.node)!;
+      const honest = validators.filter((x) => x !== v).map((x) => x.name);
+      scheduler.at(fault.at_ms - scheduler.elapsed, "faults", "fault", () => {
+        scheduler.trace(`fault ${describeFault(fault)}`);
+        const healAt = () => scheduler.now() + fault.duration_ms;
+        records.push({ node: fault.node, kind: fault.kind, at_ms: scheduler.now(), healed_ms: healAt(), honest });
+        const restartLater = () => scheduler.at(fault.duration_ms, "faults", "heal", () => tasks.track(() => v.start(), fail("restart")));
+        switch (fault.kind) {
+          case "kill":
+            v.crash();
+            return void restartLater();
+          case "power-cut":
+            v.crash({ keptFraction: fault.kept ?? 0 });
+            return void restartLater();
+          case "wipe":
+            v.crash();
+            v.disk.wipe();
+            return void restartLater();
+          case "crash-at-write":
+            v.armCrash(fault.point!, () => scheduler.trace(`${v.name} crashed at ${fault.point}`));
+            scheduler.at(fault.duration_ms, "faults", "heal", () => {
+              v.disarm();
+              tasks.track(() => v.start(), fail("restart"));
+            });
+            return;
+          case "pause":
+            v.pause();
+            scheduler.at(fault.duration_ms, "faults", "heal", () => v.resume());
+            return;
+          case "partition":
+            wire.partition([v.address], validators.filter((x) => x !== v).map((x) => x.address));
+            scheduler.at(fault.duration_ms, "faults", "heal", () => wire.heal());
+            return;
+          default: {
+            const rule = fault.kind === "byzantine" ? { kind: "byzantine", mode: fault.mode } : ruleOf(fault.kind);
+            v.plane?.add({ ...rule, duration_ms: fault.duration_ms });
+          }
+        }
+      });
+    }
+
+    await scheduler.run(durationMs);
+    // drain: until every accepted transaction is in the reference validator's ledgers
+    await scheduler.run(durationMs + drainMs, () => load.accepted().every((hash) => committed.has(hash)) && scheduler.elapsed > durationMs + RESUBMIT_MS);
+    const chains: NodeChain[] = [];
+    for (const v of validators) if (v.core) chains.push(await chainOf(v, failures));
+    const verifier = new Ed25519Verifier();
+    const invariants: Record<string, InvariantResult> = {
+      agreement: checkAgreement(chains, validators.map((v) => v.name)),
+      validity: checkValidity(load.history, chains, (blob, sig) => verifier.verify(sig.public_key, fromHex(blob), fromHex(sig.sign_data))),
+      no_loss: checkNoLoss(load.history, chains),
+      liveness: checkLiveness(samples, records, livenessBoundMs(validators.length, config0.consensus)).invariant,
+    };
+    for (const [invariant, { ok, detail }] of Object.entries(invariants)) if (!ok) failures.push({ invariant, detail });
+    for (const chain of chains) scheduler.trace(`tip ${chain.name} ${chain.ledgers.at(-1)?.seq} ${chain.ledgers.at(-1)?.hash}`);
+    return {
+      seed,
+      ok: failures.length === 0,
+      failures,
+      trace_hash: scheduler.traceHash(),
+      simulated_ms: scheduler.elapsed,
+      events: scheduler.events,
+      ledgers: Math.min(...chains.map((c) => c.ledgers.at(-1)?.seq ?? 0)),
+      accepted: load.accepted().length,
+      faults: schedule.map(describeFault),
+      trace: scheduler.lines,
+    };
+  } finally {
+    for (const v of validators) v.halt();
+    runtime.dispose();
+  }
+}
+
+function ruleOf(kind: SimFaultKind): Record<string, unknown> {
+  if (kind === "delay") return { kind, delay_ms: 200, jitter_ms: 400 };
+  if (kind === "reorder") return { kind, probability: 0.5, window_ms: 300 };
+  return { kind, probability: 0.3 };
+}
+
+/**
+ * A validator's ledgers as the checker reads them, and its hash chain checked on the way: each header's
+ * previous_hash is the hash of the ledger before it. Contract-made transactions are left out (no client
+ * submitted them).
+ */
+async function chainOf(v: SimValidator, failures: SimulationFailure[]): Promise<NodeChain> {
+  const store = v.core!.ledgers.ledgers;
+  const ledgers: NodeChain["ledgers"] = [];
+  let previous: Uint8Array | undefined;
+  for (let seq = 1n; seq <= v.core!.ledgers.lastHeader.seq!; seq++) {
+    const ledger = await store.ledger(seq);
+    const header = ledger!.header!;
+    if (previous && toHex(header.previous_hash ?? new Uint8Array()) !== toHex(previous)) {
+      failures.push({ invariant: "hash_chain", detail: `${v.name}: ledger ${seq}'s previous_hash is not the hash of ledger ${seq - 1n}` });
+    }
+    previous = header.hash;
+    const records = await Promise.all((ledger!.tx_hashes ?? []).map((hash) => store.record(toHex(hash))));
+    const madeByContracts = new Set(records.flatMap((r) => (r?.contract_tx_hashes ?? []).map(toHex)));
+    const txs = records
+      .filter((r) => r && !madeByContracts.has(toHex(r.hash!)))
+      .map((r) => ({ hash: toHex(r!.hash!), signatures: (r!.transaction_env?.signatures ?? []).map((s) => ({ public_key: s.public_key!, sign_data: toHex(s.sign_data!) })) }));
+    ledgers.push({ seq: Number(seq), hash: toHex(header.hash!), close_ms: Number((header.close_time ?? 0n) / 1000n), txs });
+  }
+  return { name: v.name, ledgers };
+}
