@@ -19,6 +19,8 @@ export interface SimFault {
   point?: StorePoint;
   /** A power cut's share of unsynced writes that still reach the disk. */
   kept?: number;
+  /** A partition's side with `node` (the rest form the other side). */
+  side?: string[];
 }
 
 /**
@@ -31,13 +33,16 @@ export function drawSchedule(random: () => number, nodes: string[], startMs: num
   if (kinds.length === 0) return schedule;
   let at = startMs + Math.floor(random() * 2_000);
   for (;;) {
-    const duration = 500 + Math.floor(random() * 4_500);
-    if (at + duration > endMs) return schedule;
     const kind = pick(kinds);
+    // a split lasts long enough for a side to change views (view timers double from view_timeout_ms)
+    const duration = kind === "partition" ? 2_000 + Math.floor(random() * 10_000) : 500 + Math.floor(random() * 4_500);
+    if (at + duration > endMs) return schedule;
     const fault: SimFault = { at_ms: at, node: pick(nodes), kind, duration_ms: duration };
     if (kind === "byzantine") fault.mode = pick(BYZANTINE_MODES);
     if (kind === "crash-at-write") fault.point = pick(STORE_POINTS);
     if (kind === "power-cut") fault.kept = Math.floor(random() * 100) / 100;
+    // one validator cut off, or the network split in two halves (each below a quorum)
+    if (kind === "partition") fault.side = random() < 0.5 ? [fault.node] : nodes.filter((n) => n === fault.node || random() < 0.5).slice(0, Math.floor(nodes.length / 2));
     schedule.push(fault);
     at += duration + 500 + Math.floor(random() * 2_500);
   }
@@ -45,6 +50,6 @@ export function drawSchedule(random: () => number, nodes: string[], startMs: num
 
 /** A fault as the trace and the report show it. */
 export function describeFault(fault: SimFault): string {
-  const extra = fault.mode ?? fault.point ?? (fault.kept !== undefined ? `kept ${fault.kept}` : "");
+  const extra = fault.mode ?? fault.point ?? (fault.kept !== undefined ? `kept ${fault.kept}` : fault.side ? `{${fault.side.join(",")}} from the rest` : "");
   return `${fault.node} ${fault.kind}${extra ? ` ${extra}` : ""} for ${fault.duration_ms} ms`;
 }

@@ -1,5 +1,9 @@
 import { createHash, type Hash } from "node:crypto";
 import type { Clock, ClockTimer } from "@chainsim/node";
+import type { TraceEntry } from "./trace.js";
+
+/** A trace entry without its time (the scheduler stamps it). */
+type Untimed<T> = T extends unknown ? Omit<T, "t"> : never;
 
 /** Where the simulation's virtual time starts (ms since the epoch): a fixed instant, so every run is alike. */
 export const SIM_EPOCH_MS = Date.UTC(2026, 0, 1);
@@ -34,12 +38,13 @@ export class Scheduler {
   private readonly work: PendingWork[] = [];
   /** Events of paused owners, by owner. */
   private readonly held = new Map<string, Scheduled[]>();
-  /** Every traced line, when asked for (`--trace`); otherwise only hashed. */
-  readonly lines: string[] | undefined;
+  /** Every trace entry, when asked for (`--trace`, `--view`); otherwise only hashed. */
+  readonly entries: TraceEntry[] | undefined;
+  private nextMessage = 0;
   events = 0;
 
   constructor(keepTrace: boolean) {
-    this.lines = keepTrace ? [] : undefined;
+    this.entries = keepTrace ? [] : undefined;
   }
 
   now(): number {
@@ -63,11 +68,16 @@ export class Scheduler {
     for (const event of this.queue) if (event.owner === owner) event.cancelled = true;
   }
 
-  /** Adds a line to the trace (hashed always, kept with --trace). */
-  trace(line: string): void {
-    const stamped = `${this.elapsed} ${line}`;
-    this.hash.update(stamped + "\n");
-    this.lines?.push(stamped);
+  /** Adds an entry to the trace at the current time (hashed always, kept when asked for). */
+  trace(entry: Untimed<TraceEntry>): void {
+    const stamped = { t: this.elapsed, ...entry } as TraceEntry;
+    this.hash.update(JSON.stringify(stamped) + "\n");
+    this.entries?.push(stamped);
+  }
+
+  /** A new message id for the trace's send/recv pairs. */
+  messageId(): number {
+    return this.nextMessage++;
   }
 
   /** The sha256 of every traced line so far, hex. */
@@ -147,6 +157,7 @@ export class Scheduler {
         continue;
       }
       this.events++;
+      if (next.label === "timeout" || next.label === "interval") this.trace({ kind: "timer", node: next.owner, what: next.label });
       next.run();
       await this.settle();
     }

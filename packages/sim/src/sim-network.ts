@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Channel, Clock, MessageHandler, Offence, PeerNetwork, PeerStatus, RequestHandler } from "@chainsim/node";
 import type { Scheduler } from "./scheduler.js";
+import { describePayload } from "./trace.js";
 
 /** How the simulated wire behaves; every draw comes from the run's seeded random source. */
 export interface WireModel {
@@ -60,34 +61,35 @@ export class SimWire {
     return this.names.get(address) ?? address.slice(0, 8);
   }
 
-  /** Carries `run` from `from` to `to` (a message, a request, an answer), or drops it; true when it left. */
+  /** Carries `run` from `from` to `to` (a message, a request, an answer), or drops it. */
   carry(from: string, to: string, what: string, run: (receiver: SimPeerNetwork) => void): void {
-    const label = `${this.name(from)}>${this.name(to)} ${what}`;
-    if (this.cut.has(`${from}>${to}`)) return this.scheduler.trace(`cut ${label}`);
-    if (this.random() < this.model.loss) return this.scheduler.trace(`lost ${label}`);
+    const id = this.scheduler.messageId();
+    const link = { id, from: this.name(from), to: this.name(to), what };
+    this.scheduler.trace({ kind: "send", ...link });
+    if (this.cut.has(`${from}>${to}`)) return this.scheduler.trace({ kind: "drop", ...link, why: "cut" });
+    if (this.random() < this.model.loss) return this.scheduler.trace({ kind: "drop", ...link, why: "lost" });
     const copies = this.random() < this.model.duplicate ? 2 : 1;
     for (let i = 0; i < copies; i++) {
       const delay = this.model.latencyMs + Math.floor(this.random() * (this.model.jitterMs + 1));
       this.scheduler.at(delay, this.name(to), "deliver", () => {
         const receiver = this.endpoints.get(to);
-        if (!receiver?.running) return this.scheduler.trace(`nobody ${label}`);
-        if (this.cut.has(`${from}>${to}`)) return this.scheduler.trace(`cut ${label}`);
-        this.scheduler.trace(`recv ${label}`);
+        if (!receiver?.running) return this.scheduler.trace({ kind: "drop", ...link, why: "down" });
+        if (this.cut.has(`${from}>${to}`)) return this.scheduler.trace({ kind: "drop", ...link, why: "cut" });
+        this.scheduler.trace({ kind: "recv", ...link });
         run(receiver);
       });
     }
   }
 }
 
-/** A message as the trace shows it: its channel, size and a digest of its bytes. */
-const describe = (channel: Channel, payload: Uint8Array) => `${channel} ${payload.length}B ${digest(payload)}`;
+/** A message as the trace shows it: what it is and a digest of its bytes (the trace hash then covers them). */
+const describe = (channel: Channel, payload: Uint8Array) => `${describePayload(channel, payload)} ${digest(payload)}`;
 
 /** One validator incarnation's PeerNetwork on the SimWire. */
 export class SimPeerNetwork implements PeerNetwork {
   running = false;
   private messageHandler: MessageHandler | undefined;
   private requestHandler: RequestHandler | undefined;
-  private nextRequest = 0;
 
   constructor(
     private readonly wire: SimWire,
@@ -126,7 +128,6 @@ export class SimPeerNetwork implements PeerNetwork {
   request(peer: string, payload: Uint8Array, timeoutMs: number): Promise<Uint8Array> {
     if (!this.running) return Promise.reject(new Error("the network is stopped"));
     if (!this.peerAddresses.includes(peer)) return Promise.reject(new Error(`unknown peer ${peer}`));
-    const id = this.nextRequest++;
     const clock = this.clock;
     return new Promise((resolve, reject) => {
       let done = false;
@@ -138,13 +139,13 @@ export class SimPeerNetwork implements PeerNetwork {
       };
       const timer = clock.setTimeout(() => finish(() => reject(new Error(`request to ${peer} timed out after ${timeoutMs} ms`))), timeoutMs);
       const bytes = payload.slice();
-      this.wire.carry(this.address, peer, `request#${id} ${describe("status", bytes)}`, (receiver) => {
+      this.wire.carry(this.address, peer, `sync request ${bytes.length}B ${digest(bytes)}`, (receiver) => {
         const handler = receiver.requestHandler;
         if (!handler) return;
         void handler(this.address, bytes).then(
           (answer) => {
             if (!receiver.running) return;
-            this.wire.carry(peer, this.address, `answer#${id} ${answer.length}B`, (requester) => {
+            this.wire.carry(peer, this.address, `sync answer ${answer.length}B ${digest(answer)}`, (requester) => {
               if (requester === this) finish(() => resolve(answer));
             });
           },
@@ -156,7 +157,7 @@ export class SimPeerNetwork implements PeerNetwork {
 
   penalize(peer: string, offence: Offence): void {
     this.wire.offences.push({ from: peer, by: this.address, offence });
-    this.wire.scheduler.trace(`penalize ${this.wire.name(this.address)} ${this.wire.name(peer)} ${offence}`);
+    this.wire.scheduler.trace({ kind: "penalize", node: this.wire.name(this.address), what: `${this.wire.name(peer)}: ${offence}` });
   }
 
   peers(): PeerStatus[] {

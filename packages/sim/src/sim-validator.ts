@@ -4,6 +4,7 @@ import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
 import type { Scheduler } from "./scheduler.js";
 import { SimDisk } from "./sim-disk.js";
 import type { SimWire } from "./sim-network.js";
+import type { CommitWatch } from "./watchers.js";
 
 /** Log lines kept per validator for a failure's detail (the newest). */
 const LOG_KEPT = 200;
@@ -35,6 +36,7 @@ export class SimValidator {
     private readonly scheduler: Scheduler,
     private readonly wire: SimWire,
     private readonly contracts: ContractSupport,
+    private readonly watch: CommitWatch,
     /** A seed for the fault plane of this validator, when it may turn Byzantine. */
     private readonly faultSeed: number | undefined,
     private readonly unsafeQuorum: number | undefined,
@@ -70,6 +72,9 @@ export class SimValidator {
       censoring: faults && (() => faults.plane.byzantine("censor")),
     });
     await (faults?.network ?? wired).start();
+    core.ledgers.onClosed((ledger) => {
+      if (this.core === core) this.watch.committed(this.name, Number(ledger.header.seq), ledger.header.hash!, ledger.header.previous_hash ?? new Uint8Array(), ledger.included.length);
+    });
     core.ledgers.onStorePoint((point) => {
       if (this.armed?.point !== point || this.core !== core) return;
       const { crashed } = this.armed;
@@ -83,7 +88,7 @@ export class SimValidator {
     this.retire = clock.retire;
     this.stopNetwork = () => wired.stop();
     this.state = "up";
-    this.scheduler.trace(`start ${this.name}#${incarnation} at ledger ${core.ledgers.lastHeader.seq}`);
+    this.scheduler.trace({ kind: "start", node: this.name, what: `incarnation ${incarnation}, at ledger ${core.ledgers.lastHeader.seq}` });
   }
 
   /**
@@ -101,7 +106,7 @@ export class SimValidator {
     this.core = undefined;
     this.plane = undefined;
     this.state = "down";
-    this.scheduler.trace(`crash ${this.name}${powerCut ? ` power cut, kept ${powerCut.keptFraction.toFixed(2)} of unsynced writes` : ""}`);
+    this.scheduler.trace({ kind: "crash", node: this.name, what: powerCut ? `power cut: ${powerCut.keptFraction.toFixed(2)} of the unsynced writes kept` : "process killed" });
   }
 
   /** Crashes this validator when its next ledger write reaches `point`; `crashed` runs then. */
@@ -120,14 +125,14 @@ export class SimValidator {
     if (this.state !== "up") return;
     this.scheduler.pause(this.name);
     this.state = "paused";
-    this.scheduler.trace(`pause ${this.name}`);
+    this.scheduler.trace({ kind: "pause", node: this.name, what: "paused" });
   }
 
   resume(): void {
     if (this.state !== "paused") return;
     this.scheduler.resume(this.name);
     this.state = "up";
-    this.scheduler.trace(`resume ${this.name}`);
+    this.scheduler.trace({ kind: "resume", node: this.name, what: "resumed" });
   }
 
   /** Stops the validator at the end of a run (its disk stays readable). */

@@ -3,13 +3,15 @@ import type { NodeConfig } from "@chainsim/node";
 import { fromHex, seededRandom, toHex } from "@chainsim/protocol";
 import { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
 import { describeFault, drawSchedule, SIM_FAULT_KINDS, type SimFault, type SimFaultKind } from "./faults.js";
-import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, livenessBoundMs, type InvariantResult } from "./invariants/checker.js";
+import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, livenessBoundMs, recoveryOf, type InvariantResult } from "./invariants/checker.js";
 import type { NodeChain, PerturbationRecord, StatusSample } from "./invariants/history.js";
 import { SimLoad } from "./load.js";
 import { CountedRuntime, PendingTasks } from "./pending.js";
 import { Scheduler } from "./scheduler.js";
 import { DEFAULT_WIRE, SimWire, type WireModel } from "./sim-network.js";
 import { SimValidator } from "./sim-validator.js";
+import type { TraceEntry } from "./trace.js";
+import { CommitWatch, type SimulationFailure } from "./watchers.js";
 
 /**
  * The clock guard of contract runs in the simulation: far beyond any run, so that only the step limit (the
@@ -40,11 +42,6 @@ export interface SimulationOptions {
   plant?: (config: NodeConfig) => NodeConfig;
 }
 
-export interface SimulationFailure {
-  invariant: string;
-  detail: string;
-}
-
 export interface SimulationResult {
   seed: number;
   ok: boolean;
@@ -56,7 +53,7 @@ export interface SimulationResult {
   ledgers: number;
   accepted: number;
   faults: string[];
-  trace?: string[];
+  trace?: TraceEntry[];
 }
 
 /**
@@ -79,12 +76,13 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const tasks = new PendingTasks();
   scheduler.watch(runtime);
   scheduler.watch(tasks);
-  const failures: SimulationFailure[] = [];
-  const fail = (invariant: string) => (error: unknown) => failures.push({ invariant, detail: (error as Error)?.stack ?? String(error) });
+  const watch = new CommitWatch(scheduler);
+  const failures: SimulationFailure[] = watch.failures;
+  const fail = (invariant: string) => (error: unknown) => failures.push({ invariant, detail: (error as Error)?.stack ?? String(error), at_ms: scheduler.elapsed });
   const faultSeeds = stream(0x5eed0002);
   const validators = configs.map((config) => {
     const planted = options.plant ? options.plant(config) : config;
-    return new SimValidator(planted, scheduler, wire, { runtime, limits }, Math.floor(faultSeeds() * 2 ** 32), options.unsafeQuorum);
+    return new SimValidator(planted, scheduler, wire, { runtime, limits }, watch, Math.floor(faultSeeds() * 2 ** 32), options.unsafeQuorum);
   });
   for (const v of validators) names.set(v.address, v.name);
   try {
@@ -138,10 +136,15 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       const v = validators.find((x) => x.name === fault.node)!;
       const honest = validators.filter((x) => x !== v).map((x) => x.name);
       scheduler.at(fault.at_ms - scheduler.elapsed, "faults", "fault", () => {
-        scheduler.trace(`fault ${describeFault(fault)}`);
+        scheduler.trace({ kind: "fault", node: fault.node, what: describeFault(fault) });
         const healAt = () => scheduler.now() + fault.duration_ms;
         records.push({ node: fault.node, kind: fault.kind, at_ms: scheduler.now(), healed_ms: healAt(), honest });
-        const restartLater = () => scheduler.at(fault.duration_ms, "faults", "heal", () => tasks.track(() => v.start(), fail("restart")));
+        const heal = (then: () => void) =>
+          scheduler.at(fault.duration_ms, "faults", "heal", () => {
+            scheduler.trace({ kind: "heal", node: fault.node, what: describeFault(fault) });
+            then();
+          });
+        const restartLater = () => heal(() => tasks.track(() => v.start(), fail("restart")));
         switch (fault.kind) {
           case "kill":
             v.crash();
@@ -154,31 +157,47 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
             v.disk.wipe();
             return void restartLater();
           case "crash-at-write":
-            v.armCrash(fault.point!, () => scheduler.trace(`${v.name} crashed at ${fault.point}`));
-            scheduler.at(fault.duration_ms, "faults", "heal", () => {
+            v.armCrash(fault.point!, () => scheduler.trace({ kind: "crash", node: v.name, what: `crashed at ${fault.point}` }));
+            heal(() => {
               v.disarm();
               tasks.track(() => v.start(), fail("restart"));
             });
             return;
           case "pause":
             v.pause();
-            scheduler.at(fault.duration_ms, "faults", "heal", () => v.resume());
+            heal(() => v.resume());
             return;
           case "partition":
-            wire.partition([v.address], validators.filter((x) => x !== v).map((x) => x.address));
-            scheduler.at(fault.duration_ms, "faults", "heal", () => wire.heal());
+            {
+              const side = validators.filter((x) => fault.side!.includes(x.name));
+              wire.partition(side.map((x) => x.address), validators.filter((x) => !side.includes(x)).map((x) => x.address));
+            }
+            heal(() => wire.heal());
             return;
           default: {
             const rule = fault.kind === "byzantine" ? { kind: "byzantine", mode: fault.mode } : ruleOf(fault.kind);
             v.plane?.add({ ...rule, duration_ms: fault.duration_ms });
+            heal(() => undefined); // the rule expires by itself; the trace marks when
           }
         }
       });
     }
 
     await scheduler.run(durationMs);
-    // drain: until every accepted transaction is in the reference validator's ledgers
-    await scheduler.run(durationMs + drainMs, () => load.accepted().every((hash) => committed.has(hash)) && scheduler.elapsed > durationMs + RESUBMIT_MS);
+    // drain: until every accepted transaction is in the reference validator's ledgers, and every heal's
+    // recovery is seen or its bound has passed
+    const bound = livenessBoundMs(validators.length, config0.consensus);
+    const settled = () => {
+      if (scheduler.elapsed <= durationMs + RESUBMIT_MS || !load.accepted().every((hash) => committed.has(hash))) return false;
+      const sorted = [...samples].sort((a, b) => a.at_ms - b.at_ms);
+      return records.every((record) => scheduler.now() > record.healed_ms + bound || recoveryOf(sorted, record, bound).recovery_ms !== undefined);
+    };
+    let checkedAt = 0;
+    await scheduler.run(durationMs + drainMs, () => {
+      if (scheduler.elapsed - checkedAt < RESUBMIT_MS) return false;
+      checkedAt = scheduler.elapsed;
+      return settled();
+    });
     const chains: NodeChain[] = [];
     for (const v of validators) if (v.core) chains.push(await chainOf(v, failures));
     const verifier = new Ed25519Verifier();
@@ -186,10 +205,11 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       agreement: checkAgreement(chains, validators.map((v) => v.name)),
       validity: checkValidity(load.history, chains, (blob, sig) => verifier.verify(sig.public_key, fromHex(blob), fromHex(sig.sign_data))),
       no_loss: checkNoLoss(load.history, chains),
-      liveness: checkLiveness(samples, records, livenessBoundMs(validators.length, config0.consensus)).invariant,
+      liveness: checkLiveness(samples, records, bound).invariant,
     };
-    for (const [invariant, { ok, detail }] of Object.entries(invariants)) if (!ok) failures.push({ invariant, detail });
-    for (const chain of chains) scheduler.trace(`tip ${chain.name} ${chain.ledgers.at(-1)?.seq} ${chain.ledgers.at(-1)?.hash}`);
+    for (const [invariant, { ok, detail }] of Object.entries(invariants)) {
+      if (!ok && !failures.some((f) => f.invariant === invariant)) failures.push({ invariant, detail });
+    }
     return {
       seed,
       ok: failures.length === 0,
@@ -200,7 +220,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       ledgers: Math.min(...chains.map((c) => c.ledgers.at(-1)?.seq ?? 0)),
       accepted: load.accepted().length,
       faults: schedule.map(describeFault),
-      trace: scheduler.lines,
+      trace: scheduler.entries,
     };
   } finally {
     for (const v of validators) v.halt();

@@ -1,0 +1,42 @@
+import { toHex } from "@chainsim/protocol";
+import type { Scheduler } from "./scheduler.js";
+
+export interface SimulationFailure {
+  invariant: string;
+  detail: string;
+  /** Virtual ms since the run began, when the failure was seen. */
+  at_ms?: number;
+}
+
+/**
+ * The invariants checked at every ledger a validator stores, while the run goes on (docs/simulation.md,
+ * "Invariants"): agreement (no two validators ever store different ledgers at one seq) and each
+ * validator's hash chain. The first violation of each is traced where it happened.
+ */
+export class CommitWatch {
+  private readonly bySeq = new Map<number, { hash: string; node: string }>();
+  private readonly tips = new Map<string, { seq: number; hash: string }>();
+  readonly failures: SimulationFailure[] = [];
+
+  constructor(private readonly scheduler: Scheduler) {}
+
+  /** `node` stored ledger `seq` (its header's hash and previous_hash) holding `txs` transactions. */
+  committed(node: string, seq: number, hash: Uint8Array, previousHash: Uint8Array, txs: number): void {
+    const hex = toHex(hash);
+    this.scheduler.trace({ kind: "commit", node, seq, hash: hex.slice(0, 16), txs });
+    const first = this.bySeq.get(seq);
+    if (!first) this.bySeq.set(seq, { hash: hex, node });
+    else if (first.hash !== hex) this.violation("agreement", node, `ledger ${seq}: ${first.node} stored ${first.hash.slice(0, 12)}, ${node} stored ${hex.slice(0, 12)}`);
+    const tip = this.tips.get(node);
+    if (tip && tip.seq === seq - 1 && tip.hash !== toHex(previousHash)) {
+      this.violation("hash_chain", node, `${node}'s ledger ${seq} names ${toHex(previousHash).slice(0, 12)} as previous, not its ledger ${seq - 1} (${tip.hash.slice(0, 12)})`);
+    }
+    this.tips.set(node, { seq, hash: hex });
+  }
+
+  private violation(invariant: string, node: string, detail: string): void {
+    if (this.failures.some((f) => f.invariant === invariant)) return;
+    this.failures.push({ invariant, detail, at_ms: this.scheduler.elapsed });
+    this.scheduler.trace({ kind: "violation", node, invariant, detail });
+  }
+}
