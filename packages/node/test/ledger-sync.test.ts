@@ -95,6 +95,28 @@ describe("LedgerSync: a peer's announced tip", () => {
     }
   });
 
+  it("distrusts a peer whose answer does not decode, and goes on (a rejection here once went unhandled)", async () => {
+    const garbling = new LedgerSync({
+      ledgers: { lastHeader: { seq: 5n, hash: new Uint8Array(32) } },
+      network: { onRequest: () => {}, broadcast: () => {}, request: async () => Uint8Array.of(0xff, 0xff, 0xff) },
+      verifier: {},
+      log: collectingLog(logs),
+      clock: { ...systemClock, now: () => clock.now },
+      enqueue: (task: () => Promise<void>) => void task(),
+      onSynced: () => {},
+    } as unknown as LedgerSyncParts);
+    garbling.start();
+    try {
+      garbling.onPeerStatus("garbler", codecs.ChainStatus.encode({ ledger_seq: 9n }));
+      garbling.considerSync();
+      for (let i = 0; i < 100 && garbling.syncing; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(garbling.syncing).to.equal(false);
+      expect(logs.some((l) => /not believing garbler's announced tip .*the answer does not decode/.test(l))).to.equal(true);
+    } finally {
+      garbling.stop();
+    }
+  });
+
   it("forgets a tip that is not announced again", () => {
     announce("gone", 50n);
     expect(sync.networkTip).to.equal(50n);

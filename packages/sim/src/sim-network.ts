@@ -28,6 +28,8 @@ export class SimWire {
   /** Directed links that carry nothing ("from>to"). */
   private readonly cut = new Set<string>();
   readonly offences: { from: string; by: string; offence: Offence }[] = [];
+  /** Told of every message a validator puts on the wire (the conduct check reads consensus messages). */
+  onSent: (from: string, channel: Channel, payload: Uint8Array) => void = () => {};
 
   constructor(
     readonly scheduler: Scheduler,
@@ -110,6 +112,7 @@ export class SimPeerNetwork implements PeerNetwork {
   send(peer: string, payload: Uint8Array, channel: Channel): void {
     if (!this.running || !this.peerAddresses.includes(peer)) return;
     const bytes = payload.slice();
+    this.wire.onSent(this.wire.name(this.address), channel, bytes);
     this.wire.carry(this.address, peer, describe(channel, bytes), (receiver) => receiver.messageHandler?.(this.address, bytes, channel));
   }
 

@@ -40,6 +40,8 @@ export class SimValidator {
     /** A seed for the fault plane of this validator, when it may turn Byzantine. */
     private readonly faultSeed: number | undefined,
     private readonly unsafeQuorum: number | undefined,
+    /** A planted bug, applied to the core at every start (tests only). */
+    private readonly bug?: (core: ValidatorCore) => void,
   ) {
     this.name = config.node_name;
     this.address = addressFromPublicKey(new NodeEd25519Signer(decodePrivateKey(config.validator.private_key)).publicKey);
@@ -71,6 +73,7 @@ export class SimValidator {
       unsafeQuorum: this.unsafeQuorum,
       censoring: faults && (() => faults.plane.byzantine("censor")),
     });
+    this.bug?.(core);
     await (faults?.network ?? wired).start();
     core.ledgers.onClosed((ledger) => {
       if (this.core === core) this.watch.committed(this.name, Number(ledger.header.seq), ledger.header.hash!, ledger.header.previous_hash ?? new Uint8Array(), ledger.included.length);

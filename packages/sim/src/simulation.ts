@@ -1,5 +1,5 @@
 import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
-import type { NodeConfig } from "@chainsim/node";
+import type { NodeConfig, ValidatorCore } from "@chainsim/node";
 import { fromHex, seededRandom, toHex } from "@chainsim/protocol";
 import { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
 import { describeFault, drawSchedule, SIM_FAULT_KINDS, type SimFault, type SimFaultKind } from "./faults.js";
@@ -11,7 +11,7 @@ import { Scheduler } from "./scheduler.js";
 import { DEFAULT_WIRE, SimWire, type WireModel } from "./sim-network.js";
 import { SimValidator } from "./sim-validator.js";
 import type { TraceEntry } from "./trace.js";
-import { CommitWatch, type SimulationFailure } from "./watchers.js";
+import { CommitWatch, ConductWatch, type SimulationFailure } from "./watchers.js";
 
 /**
  * The clock guard of contract runs in the simulation: far beyond any run, so that only the step limit (the
@@ -33,13 +33,18 @@ export interface SimulationOptions {
   drainMs?: number;
   /** Which faults the schedule draws from; none: a fault-free run. */
   faultKinds?: readonly SimFaultKind[];
+  /** This fault schedule instead of the one the seed draws (shrinking replays smaller ones). */
+  schedule?: SimFault[];
   wire?: WireModel;
   /** Keeps every trace line (the trace hash is computed either way). */
   keepTrace?: boolean;
   /** Test-only: see ReplicaConfig.unsafeQuorum (every validator commits on this many votes). */
   unsafeQuorum?: number;
-  /** Test-only: replaces the configs of these validators (a planted bug on one validator). */
-  plant?: (config: NodeConfig) => NodeConfig;
+  /**
+   * Test-only: a planted bug (docs/simulation.md, "Proof that it finds bugs"): `bug` changes the core of
+   * validator `node` each time it starts (an execution difference, a vote not persisted).
+   */
+  plant?: { node: string; bug: (core: ValidatorCore) => void };
 }
 
 export interface SimulationResult {
@@ -52,6 +57,8 @@ export interface SimulationResult {
   /** The lowest tip among the validators at the end. */
   ledgers: number;
   accepted: number;
+  /** The fault schedule that ran, and as text. */
+  schedule: SimFault[];
   faults: string[];
   trace?: TraceEntry[];
 }
@@ -80,15 +87,19 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const failures: SimulationFailure[] = watch.failures;
   const fail = (invariant: string) => (error: unknown) => failures.push({ invariant, detail: (error as Error)?.stack ?? String(error), at_ms: scheduler.elapsed });
   const faultSeeds = stream(0x5eed0002);
+  const conduct = new ConductWatch(scheduler, failures);
+  wire.onSent = (from, channel, payload) => {
+    if (channel === "consensus") conduct.sent(from, payload);
+  };
   const validators = configs.map((config) => {
-    const planted = options.plant ? options.plant(config) : config;
-    return new SimValidator(planted, scheduler, wire, { runtime, limits }, watch, Math.floor(faultSeeds() * 2 ** 32), options.unsafeQuorum);
+    const bug = options.plant?.node === config.node_name ? options.plant.bug : undefined;
+    return new SimValidator(config, scheduler, wire, { runtime, limits }, watch, Math.floor(faultSeeds() * 2 ** 32), options.unsafeQuorum, bug);
   });
   for (const v of validators) names.set(v.address, v.name);
   try {
     for (const v of validators) await v.start();
     const load = new SimLoad(config0.network, options.genesisPrivateKey, config0.genesis.chain_id, config0.genesis.gas_price, stream(0x5eed0003));
-    const schedule = drawSchedule(stream(0x5eed0004), validators.map((v) => v.name), 3_000, durationMs, options.faultKinds ?? SIM_FAULT_KINDS);
+    const schedule = options.schedule ?? drawSchedule(stream(0x5eed0004), validators.map((v) => v.name), 3_000, durationMs, options.faultKinds ?? SIM_FAULT_KINDS);
     const records: PerturbationRecord[] = [];
     const samples: StatusSample[] = [];
     const pick = stream(0x5eed0005);
@@ -175,6 +186,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
             heal(() => wire.heal());
             return;
           default: {
+            if (fault.kind === "byzantine") conduct.exempt(v.name);
             const rule = fault.kind === "byzantine" ? { kind: "byzantine", mode: fault.mode } : ruleOf(fault.kind);
             v.plane?.add({ ...rule, duration_ms: fault.duration_ms });
             heal(() => undefined); // the rule expires by itself; the trace marks when
@@ -187,8 +199,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     // drain: until every accepted transaction is in the reference validator's ledgers, and every heal's
     // recovery is seen or its bound has passed
     const bound = livenessBoundMs(validators.length, config0.consensus);
+    const tipOf = (v: SimValidator) => Number(v.core?.ledgers.lastHeader.seq ?? 0);
+    // every validator must reach the highest ledger any had when load and faults ended
+    const target = Math.max(...validators.map(tipOf));
+    const behind = () => validators.filter((v) => tipOf(v) < target);
     const settled = () => {
-      if (scheduler.elapsed <= durationMs + RESUBMIT_MS || !load.accepted().every((hash) => committed.has(hash))) return false;
+      if (scheduler.elapsed <= durationMs + RESUBMIT_MS || !load.accepted().every((hash) => committed.has(hash)) || behind().length > 0) return false;
       const sorted = [...samples].sort((a, b) => a.at_ms - b.at_ms);
       return records.every((record) => scheduler.now() > record.healed_ms + bound || recoveryOf(sorted, record, bound).recovery_ms !== undefined);
     };
@@ -207,6 +223,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       no_loss: checkNoLoss(load.history, chains),
       liveness: checkLiveness(samples, records, bound).invariant,
     };
+    const laggards = behind();
+    if (laggards.length > 0) {
+      invariants.caught_up = { ok: false, detail: `${laggards.map((v) => `${v.name} at ledger ${tipOf(v)}`).join(", ")} never reached ledger ${target}, where the network was when faults and load ended, within ${drainMs} ms` };
+    }
     for (const [invariant, { ok, detail }] of Object.entries(invariants)) {
       if (!ok && !failures.some((f) => f.invariant === invariant)) failures.push({ invariant, detail });
     }
@@ -219,6 +239,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       events: scheduler.events,
       ledgers: Math.min(...chains.map((c) => c.ledgers.at(-1)?.seq ?? 0)),
       accepted: load.accepted().length,
+      schedule,
       faults: schedule.map(describeFault),
       trace: scheduler.entries,
     };

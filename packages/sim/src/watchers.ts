@@ -1,4 +1,4 @@
-import { toHex } from "@chainsim/protocol";
+import { codecs, toHex } from "@chainsim/protocol";
 import type { Scheduler } from "./scheduler.js";
 
 export interface SimulationFailure {
@@ -38,5 +38,54 @@ export class CommitWatch {
     if (this.failures.some((f) => f.invariant === invariant)) return;
     this.failures.push({ invariant, detail, at_ms: this.scheduler.elapsed });
     this.scheduler.trace({ kind: "violation", node, invariant, detail });
+  }
+}
+
+/** The PBFT messages a correct replica signs at most once per view and seq, whatever happens to it. */
+const ONCE_PER_SLOT = ["pre_prepare", "prepare", "commit"] as const;
+
+/**
+ * Conduct (docs/simulation.md, "Invariants"): an honest validator never signs two different PRE-PREPAREs,
+ * PREPAREs or COMMITs for one view and seq, not even across a crash: that is what persisting a vote before
+ * sending it guarantees. Checked on every consensus message a validator sends; validators that have been
+ * Byzantine during the run are exempt.
+ */
+export class ConductWatch {
+  private readonly signed = new Map<string, string>();
+  private readonly byzantine = new Set<string>();
+  private reported = false;
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly failures: SimulationFailure[],
+  ) {}
+
+  /** `node` is (or was) Byzantine: what it signs proves nothing. */
+  exempt(node: string): void {
+    this.byzantine.add(node);
+  }
+
+  sent(node: string, payload: Uint8Array): void {
+    if (this.byzantine.has(node) || this.reported) return;
+    let message;
+    try {
+      message = codecs.PbftMessage.decode(codecs.PbftSignedMessage.decode(payload).message ?? new Uint8Array());
+    } catch {
+      return;
+    }
+    for (const kind of ONCE_PER_SLOT) {
+      const body = message[kind];
+      if (!body) continue;
+      const slot = `${node} ${kind} ${body.view ?? 0}/${body.seq ?? 0}`;
+      const digest = toHex(body.value_digest ?? new Uint8Array());
+      const before = this.signed.get(slot);
+      if (before === undefined) this.signed.set(slot, digest);
+      else if (before !== digest) {
+        this.reported = true;
+        const detail = `${node} signed two ${kind.replace("_", "-").toUpperCase()}s for view/seq ${body.view ?? 0}/${body.seq ?? 0}: ${before.slice(0, 12)} and ${digest.slice(0, 12)}`;
+        this.failures.push({ invariant: "conduct", detail, at_ms: this.scheduler.elapsed });
+        this.scheduler.trace({ kind: "violation", node, invariant: "conduct", detail });
+      }
+    }
   }
 }

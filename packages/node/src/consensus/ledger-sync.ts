@@ -43,7 +43,12 @@ export async function applyDecisions(
   answer: Uint8Array,
   onApplied: (ledger: ExecutedLedger) => void,
 ): Promise<{ applied: number; refused?: string }> {
-  const { decisions = [] } = codecs.SyncResponse.decode(answer);
+  let decisions: LedgerDecision[];
+  try {
+    decisions = codecs.SyncResponse.decode(answer).decisions ?? [];
+  } catch (error) {
+    return { applied: 0, refused: `the answer does not decode: ${(error as Error).message}` };
+  }
   let applied = 0;
   for (const decision of decisions) {
     const seq = ledgers.lastHeader.seq! + 1n;
@@ -206,9 +211,17 @@ export class LedgerSync {
       if (announced >= from) this.distrust(peer, "it did not answer");
       return 0;
     }
-    const result = await new Promise<{ applied: number; refused?: string }>((resolve, reject) => {
-      this.parts.enqueue(() => applyDecisions(ledgers, this.parts.verifier, answer, this.parts.onSynced).then(resolve, reject));
-    });
+    let result: { applied: number; refused?: string };
+    try {
+      result = await new Promise((resolve, reject) => {
+        this.parts.enqueue(() => applyDecisions(ledgers, this.parts.verifier, answer, this.parts.onSynced).then(resolve, reject));
+      });
+    } catch (error) {
+      // The ledgers are decided (their commit proofs verified) but do not execute or store here: this
+      // validator's own fault (another configuration, a full disk), never a reason to stop.
+      log.error(`sync: a ledger decided by the validators, from ${peer}, does not execute or store here: ${(error as Error).message}; this validator cannot follow the network until that is fixed`);
+      return 0;
+    }
     if (result.applied > 0) {
       log(`sync: applied ${result.applied} ledgers from ${peer}, now at ${ledgers.lastHeader.seq}`);
       this.distrusted.delete(peer);
