@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => (await import("./commands/status.js")).status,
   fault: async () => (await import("./commands/fault.js")).fault,
   scenario: async () => (await import("./commands/scenario.js")).scenario,
+  sim: async () => (await import("./commands/sim.js")).sim,
   dashboard: async () => (await import("./commands/dashboard.js")).dashboard,
   logs: async () => (await import("./commands/logs.js")).logs,
   help: async () => help,

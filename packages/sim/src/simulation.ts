@@ -166,6 +166,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
           case "wipe":
             v.crash();
             v.disk.wipe();
+            conduct.forget(v.name);
             return void restartLater();
           case "crash-at-write":
             v.armCrash(fault.point!, () => scheduler.trace({ kind: "crash", node: v.name, what: `crashed at ${fault.point}` }));

@@ -60,6 +60,14 @@ export class ConductWatch {
     private readonly failures: SimulationFailure[],
   ) {}
 
+  /**
+   * `node` lost its disk (the wipe fault): it remembers no vote, so what it signed before does not bind it.
+   * A wiped validator is amnesic, which PBFT counts as faulty; it must still never fork the others.
+   */
+  forget(node: string): void {
+    for (const slot of this.signed.keys()) if (slot.startsWith(`${node} `)) this.signed.delete(slot);
+  }
+
   /** `node` is (or was) Byzantine: what it signs proves nothing. */
   exempt(node: string): void {
     this.byzantine.add(node);

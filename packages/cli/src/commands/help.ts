@@ -41,6 +41,12 @@ commands:
     --data-dir D [--port-base P]   run there, wiped first (default: a temporary directory on free ports)
     --compose [FILE] [--project NAME]   on the compose project instead of local processes (brought up if needed)
     --json                one JSON object: verdict, invariants, perturbations, tps, latency_ms, view_changes, seed
+  sim [MANIFEST]        the whole network in this process on a virtual clock: seeded faults and load, every invariant
+    --seeds N [--from S]  run seeds S..S+N-1 (default 10 from 1) and print a table; exit 1 when one fails
+    --replay SEED         run one seed again exactly; prints its trace hash (the same every time)
+    --shrink              with --replay: reduce a failing seed's faults to a smallest schedule that still fails
+    --duration-ms MS      virtual time of load and faults per run (default 30000)
+    --json                one JSON object: runs, failed, seeds_per_minute, simulated_seconds_per_run (or the run)
   keys [MANIFEST]       print the dev accounts: genesis and every validator
     --json                as one JSON object
   node --config FILE    run one validator from a config file (what \`up\` starts for each node)
