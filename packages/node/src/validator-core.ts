@@ -28,6 +28,8 @@ export interface ValidatorCoreParts {
   unsafeQuorum?: number;
   censoring?: () => boolean;
   phases?: ConsensusPhases;
+  /** Verifies transactions' signatures; the simulation shares one among its validators. */
+  verifier?: Ed25519Verifier;
 }
 
 /** A validator without its HTTP API, WebSocket events and metrics: storage to consensus. */
@@ -45,7 +47,7 @@ export interface ValidatorCore {
  */
 export async function openValidatorCore(parts: ValidatorCoreParts): Promise<ValidatorCore> {
   const { config, clock = systemClock } = parts;
-  const signatures = new SignatureChecker(new Ed25519Verifier());
+  const signatures = new SignatureChecker(parts.verifier ?? new Ed25519Verifier());
   const ledgers = await LedgerManager.open(parts.dbs, config, signatures, parts.contracts);
   const txs = new TxService(ledgers, signatures, () => clock.now(), poolLimits(config.limits));
   const consensus = await ConsensusService.open({

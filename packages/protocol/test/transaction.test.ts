@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { ChainError, ErrorCode, MAX_INTEGER_DIGITS, SignedTransaction, codecs, fromHex, parseJson, stringifyJson, toHex } from "../src/index.js";
-import { Ed25519Verifier, NodeEd25519Signer } from "../src/node-crypto.js";
+import { Ed25519Verifier, NodeEd25519Signer, sha256 as nodeSha256 } from "../src/node-crypto.js";
+import { sha256 } from "../src/signing.js";
 import { TRANSACTION_VECTOR, describeSignerConformance } from "../src/testing/index.js";
 
 function errorCode(f: () => unknown): ErrorCode {
@@ -86,6 +87,15 @@ describe("transaction blob (compat.md §3)", () => {
   });
 });
 
+describe("sha256 with node:crypto", () => {
+  it("gives the package root's digest, for empty input and for a view into a larger buffer", () => {
+    const backing = Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 0xff);
+    for (const data of [new Uint8Array(), Uint8Array.of(1), backing, backing.subarray(17, 250)]) {
+      expect(toHex(nodeSha256(data))).to.equal(toHex(sha256(data)));
+    }
+  });
+});
+
 describe("signature verification with node:crypto", () => {
   const verifier = new Ed25519Verifier(2);
 
@@ -104,6 +114,23 @@ describe("signature verification with node:crypto", () => {
     expect(verifier.verify(TRANSACTION_VECTOR.publicKey, tamperedBlob, sig)).to.equal(false);
     expect(verifier.verify(TRANSACTION_VECTOR.publicKey, blob, tamperedSig)).to.equal(false);
     expect(verifier.verify(TRANSACTION_VECTOR.publicKey, blob, sig.subarray(1))).to.equal(false);
+  });
+
+  it("remembers valid signatures with their message: the same signature over other bytes still fails", () => {
+    const remembering = new Ed25519Verifier(2, 2);
+    const blob = fromHex(TRANSACTION_VECTOR.blob);
+    const sig = fromHex(TRANSACTION_VECTOR.signature);
+    expect(remembering.verify(TRANSACTION_VECTOR.publicKey, blob, sig)).to.equal(true);
+    expect(remembering.verify(TRANSACTION_VECTOR.publicKey, blob.slice(), sig)).to.equal(true);
+    const other = blob.slice();
+    other[0] ^= 1;
+    expect(remembering.verify(TRANSACTION_VECTOR.publicKey, other, sig)).to.equal(false);
+    expect(remembering.verify(TRANSACTION_VECTOR.publicKey, blob.subarray(1), sig)).to.equal(false);
+    // the remembered copy is the verifier's own: changing the caller's bytes later changes nothing
+    const mutable = blob.slice();
+    expect(remembering.verify(TRANSACTION_VECTOR.publicKey, mutable, sig)).to.equal(true);
+    mutable[3] ^= 1;
+    expect(remembering.verify(TRANSACTION_VECTOR.publicKey, mutable, sig)).to.equal(false);
   });
 
   it("refuses an unparseable public key with 90", () => {

@@ -1,6 +1,6 @@
 import { LOG_LEVELS, openValidatorCore, validatorCrypto, withFaultPlane, type ContractSupport, type FaultPlane, type NodeConfig, type NodeLog, type StorePoint, type ValidatorCore } from "@chainsim/node";
 import { addressFromPublicKey, decodePrivateKey } from "@chainsim/protocol";
-import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
+import { NodeEd25519Signer, type Ed25519Verifier } from "@chainsim/protocol/node-crypto";
 import type { Scheduler } from "./scheduler.js";
 import { SimDisk } from "./sim-disk.js";
 import type { SimWire } from "./sim-network.js";
@@ -37,6 +37,8 @@ export class SimValidator {
     private readonly wire: SimWire,
     private readonly contracts: ContractSupport,
     private readonly watch: CommitWatch,
+    /** One for every validator of the run: a signature is checked once, however many validators check it. */
+    private readonly verifier: Ed25519Verifier,
     /** A seed for the fault plane of this validator, when it may turn Byzantine. */
     private readonly faultSeed: number | undefined,
     private readonly unsafeQuorum: number | undefined,
@@ -53,7 +55,7 @@ export class SimValidator {
     const incarnation = ++this.incarnation;
     const clock = this.scheduler.clockFor(this.name);
     const signer = new NodeEd25519Signer(decodePrivateKey(this.config.validator.private_key));
-    const crypto = validatorCrypto(this.config, signer, this.address);
+    const crypto = validatorCrypto(this.config, signer, this.address, this.verifier);
     const peers = this.config.p2p.peers.map((peer) => peer.address);
     const wired = this.wire.attach(this.address, peers, clock);
     const faults =
@@ -70,6 +72,7 @@ export class SimValidator {
       crypto,
       log: this.nodeLog(incarnation),
       clock,
+      verifier: this.verifier,
       unsafeQuorum: this.unsafeQuorum,
       censoring: faults && (() => faults.plane.byzantine("censor")),
     });

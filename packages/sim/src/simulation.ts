@@ -20,6 +20,8 @@ import { CommitWatch, ConductWatch, type SimulationFailure } from "./watchers.js
 const SIM_CONTRACT_GUARD_MS = 600_000;
 const SAMPLE_MS = 250;
 const RESUBMIT_MS = 2_000;
+/** Valid signatures the run's one verifier keeps (each consensus message is checked by every receiver). */
+const REMEMBERED_SIGNATURES = 65_536;
 
 export interface SimulationOptions {
   /** One per validator, as the CLI makes them from a manifest (data_dir and ports are not used). */
@@ -88,12 +90,13 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const fail = (invariant: string) => (error: unknown) => failures.push({ invariant, detail: (error as Error)?.stack ?? String(error), at_ms: scheduler.elapsed });
   const faultSeeds = stream(0x5eed0002);
   const conduct = new ConductWatch(scheduler, failures);
+  const verifier = new Ed25519Verifier(undefined, REMEMBERED_SIGNATURES);
   wire.onSent = (from, channel, payload) => {
     if (channel === "consensus") conduct.sent(from, payload);
   };
   const validators = configs.map((config) => {
     const bug = options.plant?.node === config.node_name ? options.plant.bug : undefined;
-    return new SimValidator(config, scheduler, wire, { runtime, limits }, watch, Math.floor(faultSeeds() * 2 ** 32), options.unsafeQuorum, bug);
+    return new SimValidator(config, scheduler, wire, { runtime, limits }, watch, verifier, Math.floor(faultSeeds() * 2 ** 32), options.unsafeQuorum, bug);
   });
   for (const v of validators) names.set(v.address, v.name);
   try {
@@ -217,7 +220,6 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     });
     const chains: NodeChain[] = [];
     for (const v of validators) if (v.core) chains.push(await chainOf(v, failures));
-    const verifier = new Ed25519Verifier();
     const invariants: Record<string, InvariantResult> = {
       agreement: checkAgreement(chains, validators.map((v) => v.name)),
       validity: checkValidity(load.history, chains, (blob, sig) => verifier.verify(sig.public_key, fromHex(blob), fromHex(sig.sign_data))),

@@ -1,4 +1,5 @@
-import { ChainError, ErrorCode, codecs, equalBytes, sha256, toHex, utf8, type LedgerDecision, type LedgerHeader, type RawTransactionEnvStore, type StoredLedger } from "@chainsim/protocol";
+import { sha256 } from "@chainsim/protocol/node-crypto";
+import { ChainError, ErrorCode, codecs, equalBytes, toHex, utf8, type LedgerDecision, type LedgerHeader, type RawTransactionEnvStore, type StoredLedger } from "@chainsim/protocol";
 import type { NodeConfig } from "../config.js";
 import { Executor, type ChainTip, type ContractSupport, type ExecutedLedger, type ExecutionMode, type LedgerProposal } from "../execution/executor.js";
 import type { SignatureChecker } from "../execution/authorization.js";

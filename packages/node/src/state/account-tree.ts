@@ -1,4 +1,5 @@
-import { concatBytes, sha256, utf8 } from "@chainsim/protocol";
+import { concatBytes, utf8 } from "@chainsim/protocol";
+import { sha256 } from "@chainsim/protocol/node-crypto";
 
 const BUCKET_BITS = 12;
 const BUCKETS = 1 << BUCKET_BITS;
