@@ -1,17 +1,26 @@
 /**
  * A local web page's HTTP server (node:http), shared by `chainsim dashboard` and the simulation's trace view:
- * the page's three assets from a folder of the package root, and the page's own data routes.
+ * the page (index.html) and its scripts and stylesheets from a folder of the package root, and the page's own
+ * data routes.
  */
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
-const ASSETS: Record<string, { file: string; type: string }> = {
-  "/": { file: "index.html", type: "text/html; charset=utf-8" },
-  "/app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },
-  "/style.css": { file: "style.css", type: "text/css; charset=utf-8" },
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
 };
+/** A script or stylesheet at the folder's top: no other path can name a file outside it. */
+const ASSET_PATH = /^\/([a-z][a-z0-9-]*\.(?:js|css))$/;
+
+/** The file and content type a path names, if it names an asset. */
+function assetOf(path: string): { file: string; type: string } | undefined {
+  const file = path === "/" ? "index.html" : ASSET_PATH.exec(path)?.[1];
+  return file ? { file, type: TYPES[file.slice(file.lastIndexOf(".") + 1)]! } : undefined;
+}
 
 /** What a data route answers, read at each request. */
 export interface RouteBody {
@@ -46,7 +55,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
       const { type, body } = route();
       return void res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body);
     }
-    const asset = ASSETS[path];
+    const asset = assetOf(path);
     if (!asset) return void res.writeHead(404, { "content-type": "text/plain" }).end(`no page ${path}\n`);
     readFile(assetDir + asset.file).then(
       (body) => res.writeHead(200, { "content-type": asset.type, "cache-control": "no-cache" }).end(body),

@@ -1,5 +1,5 @@
 /**
- * The dashboard's HTTP server: the page and its two assets from packages/cli/dashboard/, and
+ * The dashboard's HTTP server: the page and its assets from packages/cli/dashboard/, and
  * `GET /api/state`, the monitor's latest reading with its history, which the page polls every second.
  */
 import { startPageServer } from "../page-server.js";
