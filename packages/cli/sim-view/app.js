@@ -186,7 +186,7 @@ function onPointerUp() {
 }
 
 function onKey(event) {
-  if (!state.model || event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey) return;
+  if (!state.model || event.ctrlKey || event.metaKey || event.altKey) return;
   const actions = {
     ArrowLeft: () => pan(-0.2),
     ArrowRight: () => pan(0.2),
