@@ -59,7 +59,10 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     if (!asset) return void res.writeHead(404, { "content-type": "text/plain" }).end(`no page ${path}\n`);
     readFile(assetDir + asset.file).then(
       (body) => res.writeHead(200, { "content-type": asset.type, "cache-control": "no-cache" }).end(body),
-      (error: Error) => res.writeHead(500, { "content-type": "text/plain" }).end(`${options.assets} asset missing: ${error.message}\n`),
+      (error: NodeJS.ErrnoException) =>
+        error.code === "ENOENT" && path !== "/"
+          ? res.writeHead(404, { "content-type": "text/plain" }).end(`no page ${path}\n`)
+          : res.writeHead(500, { "content-type": "text/plain" }).end(`${options.assets} asset missing: ${error.message}\n`),
     );
   });
   await listen(server, options.port, options.host);
