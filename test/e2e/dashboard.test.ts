@@ -1,28 +1,12 @@
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN_PATH } from "@chainsim/cli";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from "../harness/chromium.js";
 import { dashboardUrl } from "../harness/dashboard.js";
 import { dumpLogsOnFailure, startTestNetwork, testManifest, type TestNetwork } from "../harness/network.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-/**
- * As root on a machine whose network is closed: no sandbox, and none of Chromium's own connections.
- * playwright gives every launch a new empty profile directory itself.
- */
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /**
  * `chainsim dashboard` in a real headless Chromium (issue 5, point 6): the page shows four nodes with a
@@ -36,10 +20,7 @@ describe("e2e: chainsim dashboard in headless Chromium", function () {
   let page: Page;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      process.stdout.write(`      skipped: ${CHROMIUM} is missing (.ci/run installs Debian's chromium as root; run it as root or install chromium)\n`);
-      return this.skip();
-    }
+    skipWithoutChromium(this);
     net = await startTestNetwork(testManifest("e2e-dashboard", 4));
     dashboard = spawn(process.execPath, [BIN_PATH, "dashboard", "--data-dir", net.dataDir, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
     const url = await dashboardUrl(dashboard);

@@ -47,3 +47,4 @@ export { runScenario, type ScenarioOptions } from "./scenario/runner.js";
 export { livenessBoundMs } from "@chainsim/sim";
 export { formatReport, type ScenarioReport } from "./scenario/report.js";
 export { parsePrometheusText, type MetricFamily, type MetricType, type Sample } from "./dashboard/prometheus-text.js";
+export { serveTraceView, type TraceViewOptions } from "./sim/view-server.js";

@@ -6,3 +6,4 @@ export { SIM_FAULT_KINDS, type SimFault, type SimFaultKind } from "./faults.js";
 export type { TraceEntry } from "./trace.js";
 export { DEFAULT_WIRE, type WireModel } from "./sim-network.js";
 export { shrink, type ShrinkStep } from "./shrink.js";
+export { parseTraceFile, TRACE_FILE_FORMAT, traceFileText, type TraceFileHeader } from "./trace-file.js";
