@@ -6,7 +6,8 @@
 //   all      (npm test) all of them, in two lanes side by side whose summary lines are added up (see `lanes`):
 //              - unit tests (the simulations with fewer seeds) and most e2e tests: CPU-bound;
 //              - the container tests and the crash series (containers, compose-scenario, crash-consistency),
-//                mostly waiting on podman and on restarts, then the mutation test.
+//                mostly waiting on podman and on restarts, then CI's budget of whole-network simulation seeds
+//                (sim-seeds) and the mutation test.
 //            Every test asserts conditions with bounded waits, never durations, so lanes side by side only
 //            make them slower.
 // Ends, like every mocha run here, with the line CI reads: "N passed, N failed".
@@ -17,7 +18,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const mocha = fileURLToPath(new URL("../node_modules/mocha/bin/mocha.js", import.meta.url));
 const MUTANTS = "test/dist/e2e/consensus-mutants.test.js";
 const SIMS = "packages/consensus/dist/test/sim.test.js";
-const SLOW_E2E = ["containers", "compose-scenario", "crash-consistency"].map((name) => `test/dist/e2e/${name}.test.js`);
+const SLOW_E2E = ["containers", "compose-scenario", "crash-consistency", "sim-seeds"].map((name) => `test/dist/e2e/${name}.test.js`);
 const SUITES = {
   unit: ["packages/*/dist/test/**/*.test.js"],
   e2e: ["test/dist/**/*.test.js", "--ignore", MUTANTS],
@@ -97,7 +98,7 @@ const lanes = [
     specs: [...SUITES.unit, ...SUITES.e2e, ...ignore(SLOW_E2E)],
     env: { CHAINSIM_SIM_SEEDS: NPM_TEST_SIM_SEEDS },
   },
-  { title: "container tests, the crash series and the mutation test", specs: [...SLOW_E2E, ...SUITES.mutants], hold: true },
+  { title: "container tests, the crash series, the simulation seeds and the mutation test", specs: [...SLOW_E2E, ...SUITES.mutants], hold: true },
 ];
 const started = performance.now();
 const ended = await Promise.all(

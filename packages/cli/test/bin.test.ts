@@ -1,4 +1,7 @@
 import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "chai";
 import { devAccount } from "../src/accounts.js";
 import { CLI_BIN } from "./helpers.js";
@@ -52,6 +55,36 @@ describe("chainsim command", () => {
     const run = await chainsim("keys", "--jsn");
     expect(run.code).to.equal(2);
     expect(run.stderr).to.match(/^chainsim: keys: Unknown option '--jsn'\. Run `chainsim help`/);
+  });
+
+  it("sim: --shrink, --trace and --view go with --replay, and --seeds excludes it", async () => {
+    for (const [args, message] of [
+      [["--shrink"], /--shrink goes with --replay SEED/],
+      [["--trace", "/tmp/x.jsonl"], /--trace goes with --replay SEED/],
+      [["--view"], /--view goes with --replay SEED/],
+      [["--replay", "1", "--seeds", "3"], /--seeds and --replay exclude each other/],
+      [["--replay", "1", "--port", "0"], /--port and --host go with --view/],
+      [["--seeds", "x"], /--seeds should be a whole number/],
+    ] as const) {
+      const run = await chainsim("sim", ...args);
+      expect(run.code, args.join(" ")).to.equal(2);
+      expect(run.stderr).to.match(message);
+    }
+  });
+
+  it("sim --replay gives the same trace hash twice and writes its trace", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "chainsim-sim-"));
+    try {
+      const file = join(dir, "trace.jsonl");
+      const runs = [await chainsim("sim", "--replay", "5", "--duration-ms", "4000", "--trace", file), await chainsim("sim", "--replay", "5", "--duration-ms", "4000", "--json")];
+      expect(runs.map((r) => r.code)).to.deep.equal([0, 0]);
+      const hash = /trace hash ([0-9a-f]{64})/.exec(runs[0]!.stdout)![1];
+      expect(JSON.parse(runs[1]!.stdout).trace_hash).to.equal(hash);
+      const [header] = (await readFile(file, "utf8")).split("\n");
+      expect(JSON.parse(header!)).to.include({ format: "chainsim-sim-trace/1", seed: 5, trace_hash: hash });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("expected failures print one line without a stack trace and exit 1", async () => {

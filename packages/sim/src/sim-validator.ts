@@ -103,6 +103,16 @@ export class SimValidator {
    */
   crash(powerCut?: { keptFraction: number }): void {
     if (this.state === "down") return;
+    this.die(powerCut);
+    this.scheduler.trace({ kind: "crash", node: this.name, what: powerCut ? `power cut: ${powerCut.keptFraction.toFixed(2)} of the unsynced writes kept` : "process killed" });
+  }
+
+  /** Stops the validator at the end of a run, untraced (its disk stays readable). */
+  halt(): void {
+    if (this.state !== "down") this.die();
+  }
+
+  private die(powerCut?: { keptFraction: number }): void {
     if (this.state === "paused") this.scheduler.resume(this.name);
     this.retire?.();
     this.scheduler.cancelOwner(this.name);
@@ -112,7 +122,6 @@ export class SimValidator {
     this.core = undefined;
     this.plane = undefined;
     this.state = "down";
-    this.scheduler.trace({ kind: "crash", node: this.name, what: powerCut ? `power cut: ${powerCut.keptFraction.toFixed(2)} of the unsynced writes kept` : "process killed" });
   }
 
   /** Crashes this validator when its next ledger write reaches `point`; `crashed` runs then. */
@@ -139,11 +148,6 @@ export class SimValidator {
     this.scheduler.resume(this.name);
     this.state = "up";
     this.scheduler.trace({ kind: "resume", node: this.name, what: "resumed" });
-  }
-
-  /** Stops the validator at the end of a run (its disk stays readable). */
-  halt(): void {
-    this.crash();
   }
 
   /** A NodeLog keeping this incarnation's newest lines, with their virtual time; never the real clock. */

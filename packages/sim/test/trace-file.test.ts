@@ -12,7 +12,7 @@ const TRACE: TraceEntry[] = [
 
 function result(trace?: TraceEntry[]): SimulationResult {
   const failures = [{ invariant: "agreement", detail: "ledger 2: v1 stored aa, v2 stored bb", at_ms: 9 }];
-  return { seed: 7, ok: false, failures, trace_hash: "ab12", simulated_ms: 100, events: 4, ledgers: 2, accepted: 0, faults: [], trace };
+  return { seed: 7, ok: false, failures, trace_hash: "ab12", simulated_ms: 100, events: 4, ledgers: 2, accepted: 0, schedule: [], faults: [], trace };
 }
 
 describe("trace file (JSON lines: a header, then the trace)", () => {

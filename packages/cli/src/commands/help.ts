@@ -45,6 +45,8 @@ commands:
     --seeds N [--from S]  run seeds S..S+N-1 (default 10 from 1) and print a table; exit 1 when one fails
     --replay SEED         run one seed again exactly; prints its trace hash (the same every time)
     --shrink              with --replay: reduce a failing seed's faults to a smallest schedule that still fails
+    --trace FILE          with --replay: write every message, timer, fault and commit in order (JSON lines)
+    --view [--port P] [--host H]   with --replay: serve the trace as a web page (lanes, arrows, the first violation)
     --duration-ms MS      virtual time of load and faults per run (default 30000)
     --json                one JSON object: runs, failed, seeds_per_minute, simulated_seconds_per_run (or the run)
   keys [MANIFEST]       print the dev accounts: genesis and every validator

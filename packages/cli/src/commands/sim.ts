@@ -1,26 +1,42 @@
+import { writeFile } from "node:fs/promises";
 import { unsafeQuorumFromEnv } from "@chainsim/node";
-import { shrink, simulate, type SimulationOptions } from "@chainsim/sim";
+import { shrink, simulate, traceFileText, type SimulationOptions } from "@chainsim/sim";
 import { integerFlag, parseCommandArgs, usageError } from "../args.js";
+import { CliError } from "../errors.js";
 import { loadManifest } from "../manifest.js";
 import { networkConfigs } from "../network-config.js";
 import { DEFAULT_MANIFEST_PATH } from "../paths.js";
 import { formatReplay, formatSeeds, runSeeds } from "../sim/sim-runs.js";
+import { serveTraceView } from "../sim/view-server.js";
 
 /**
  * `chainsim sim [MANIFEST] --seeds N [--from S] [--duration-ms MS] [--json]` and
- * `chainsim sim [MANIFEST] --replay SEED [--shrink]`: the whole network in this process on a virtual clock,
- * one run per seed (docs/simulation.md). Exit 1 when a seed fails.
+ * `chainsim sim [MANIFEST] --replay SEED [--shrink] [--trace FILE] [--view [--port P] [--host H]]`: the whole
+ * network in this process on a virtual clock, one run per seed (docs/simulation.md). Exit 1 when a seed
+ * fails; with --view it serves the replayed run's trace until Ctrl-C.
  */
-export async function sim(args: string[]): Promise<number> {
+export async function sim(args: string[]): Promise<number | undefined> {
   const { positionals, values } = parseCommandArgs(
     "sim",
     args,
-    { seeds: { type: "string" }, from: { type: "string" }, replay: { type: "string" }, shrink: { type: "boolean" }, "duration-ms": { type: "string" }, json: { type: "boolean" } },
+    {
+      seeds: { type: "string" },
+      from: { type: "string" },
+      replay: { type: "string" },
+      shrink: { type: "boolean" },
+      trace: { type: "string" },
+      view: { type: "boolean" },
+      port: { type: "string" },
+      host: { type: "string" },
+      "duration-ms": { type: "string" },
+      json: { type: "boolean" },
+    },
     1,
   );
   const replay = integerFlag("replay", values.replay);
   if (replay !== undefined && values.seeds !== undefined) throw usageError("sim: --seeds and --replay exclude each other");
-  if (values.shrink && replay === undefined) throw usageError("sim: --shrink goes with --replay SEED");
+  for (const flag of ["shrink", "trace", "view"] as const) if (values[flag] !== undefined && replay === undefined) throw usageError(`sim: --${flag} goes with --replay SEED`);
+  if ((values.port !== undefined || values.host !== undefined) && !values.view) throw usageError("sim: --port and --host go with --view");
   const manifest = await loadManifest(positionals[0] ?? DEFAULT_MANIFEST_PATH);
   const options: Omit<SimulationOptions, "seed"> = {
     // only the validators' identities and settings count: nothing listens, nothing is written
@@ -30,10 +46,28 @@ export async function sim(args: string[]): Promise<number> {
     unsafeQuorum: unsafeQuorumFromEnv() ?? undefined,
   };
   if (replay !== undefined) {
-    const result = await simulate({ ...options, seed: replay });
-    const shown = values.shrink && !result.ok ? await shrink({ ...options, seed: replay }, result, (step) => process.stderr.write(`shrinking: ${step.faults} faults: ${step.failed ? "still fails" : "passes"}\n`)) : result;
+    const traced = { ...options, seed: replay, keepTrace: values.trace !== undefined || values.view === true };
+    const result = await simulate(traced);
+    const shown = values.shrink && !result.ok ? await shrink(traced, result, (step) => process.stderr.write(`shrinking: ${step.faults} faults: ${step.failed ? "still fails" : "passes"}\n`)) : result;
     process.stdout.write((values.json ? JSON.stringify({ ...shown, trace: undefined }) : formatReplay(shown, shown === result ? undefined : result)) + "\n");
-    return shown.ok ? 0 : 1;
+    const nodes = manifest.nodes.map((node) => node.name);
+    if (values.trace !== undefined) {
+      await writeFile(values.trace, traceFileText(shown, nodes)).catch((error: NodeJS.ErrnoException) => {
+        throw new CliError(`cannot write the trace to ${values.trace} (${error.code ?? error.message})`, "Name a file in a directory you can write");
+      });
+      process.stderr.write(`trace: ${shown.trace!.length} entries in ${values.trace}\n`);
+    }
+    if (!values.view) return shown.ok ? 0 : 1;
+    const port = integerFlag("port", values.port) ?? 0;
+    const host = values.host ?? "127.0.0.1";
+    const server = await serveTraceView(traceFileText(shown, nodes), { port, host }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE") throw new CliError(`port ${port} on ${host} is in use`, "Choose another with --port P (0 picks a free one)");
+      if (error.code === "EADDRNOTAVAIL") throw new CliError(`${host} is not an address of this machine`, "Use --host 127.0.0.1");
+      throw error;
+    });
+    process.stdout.write(`trace view of seed ${replay}: ${server.url}  (Ctrl-C to stop)\n`);
+    process.once("SIGINT", () => void server.close().then(() => process.exit(0)));
+    return undefined;
   }
   const count = integerFlag("seeds", values.seeds) ?? 10;
   const from = integerFlag("from", values.from) ?? 1;
