@@ -13,7 +13,7 @@ const FORKING_RUN = { seed: 1, durationMs: 25_000, unsafeQuorum: 2, faultKinds: 
 const NODES = ["v1", "v2", "v3", "v4"];
 
 /**
- * The simulation's trace view (docs/simulation-view.md) in a real headless Chromium: a forking run's trace,
+ * The simulation's trace view (docs/simulation.md, "The trace view") in a real headless Chromium: a forking run's trace,
  * served by serveTraceView, shows one lane per validator, its messages, and the agreement violation, which
  * "go to violation" brings into view; a page without a served trace reads one from a file the user opens.
  */

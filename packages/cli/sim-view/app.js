@@ -1,4 +1,4 @@
-// The trace view page (docs/simulation-view.md): loads ./trace.jsonl from its server, or a trace file the user
+// The trace view page (docs/simulation.md, "The trace view"): loads ./trace.jsonl from its server, or a trace file the user
 // opens, and lets them zoom and pan over the timeline. Plain browser JavaScript, no build step, no network
 // beyond its own server. The body's data-* attributes (lanes, arrows, view-start, view-end) are for tests.
 "use strict";

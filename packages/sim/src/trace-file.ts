@@ -17,7 +17,7 @@ export interface TraceFileHeader {
 }
 
 /**
- * A run as a trace file (docs/simulation-view.md): JSON lines, a header, then one TraceEntry a line.
+ * A run as a trace file (docs/simulation.md, "The trace view"): JSON lines, a header, then one TraceEntry a line.
  * The run must have kept its trace (`keepTrace`).
  */
 export function traceFileText(result: SimulationResult, nodes: string[]): string {

@@ -2,7 +2,7 @@ import { codecs } from "@chainsim/protocol";
 import type { Channel } from "@chainsim/node";
 
 /**
- * One line of a simulation's trace (docs/simulation.md, "Traces"): what happened at virtual time `t` (ms
+ * One line of a simulation's trace (docs/simulation.md, "The trace view"): what happened at virtual time `t` (ms
  * since the run began). A message is a `send` and, unless dropped, one `recv` per copy with the same `id`.
  */
 export type TraceEntry =

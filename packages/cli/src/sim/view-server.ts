@@ -1,5 +1,5 @@
 /**
- * The simulation's trace view (docs/simulation-view.md): the page of packages/cli/sim-view/ and the trace
+ * The simulation's trace view (docs/simulation.md, "The trace view"): the page of packages/cli/sim-view/ and the trace
  * it shows first, `GET /trace.jsonl`.
  */
 import { startPageServer } from "../page-server.js";
