@@ -36,10 +36,6 @@ describe("LedgerSync: a peer's announced tip", () => {
   afterEach(() => sync.stop());
 
   const announce = (peer: string, seq: bigint) => sync.onPeerStatus(peer, codecs.ChainStatus.encode({ ledger_seq: seq }));
-  async function settled(): Promise<void> {
-    for (let i = 0; i < 100 && sync.syncing; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(sync.syncing).to.equal(false);
-  }
 
   it("stops believing a peer that announces ledgers it does not deliver, longer each time", async () => {
     announce("liar", 1_000_000n);
@@ -47,47 +43,54 @@ describe("LedgerSync: a peer's announced tip", () => {
     sync.considerSync();
     // Started on a peer's word: the primary keeps proposing meanwhile.
     expect(sync.blocksProposals).to.equal(false);
-    await settled();
+    await syncEnded(sync);
     expect(requests).to.deep.equal(["liar"]);
     expect(logs.at(-1)).to.match(/not believing liar's announced tip for 10 s/);
     announce("liar", 1_000_000n);
     sync.considerSync();
-    await settled();
+    await syncEnded(sync);
     expect(requests).to.have.length(1);
     expect(sync.networkTip).to.equal(5n);
     clock.now += 10_001;
     announce("liar", 1_000_000n);
     sync.considerSync();
-    await settled();
+    await syncEnded(sync);
     expect(requests).to.have.length(2);
     expect(logs.at(-1)).to.match(/for 20 s/);
   });
 
-  it("does not hold it against a peer that its answer starts below a tip this validator reached meanwhile", async () => {
-    const tip = { seq: 5n, hash: new Uint8Array(32) };
-    const answering = new LedgerSync({
+  /** A started LedgerSync at `tip` whose every request `answer` answers. */
+  function syncAnsweredBy(tip: { seq: bigint; hash: Uint8Array }, answer: () => Promise<Uint8Array>): LedgerSync {
+    const started = new LedgerSync({
       ledgers: { lastHeader: tip },
-      network: {
-        onRequest: () => {},
-        broadcast: () => {},
-        // The answer arrives after this validator closed ledger 6 by its own commit.
-        request: async () => {
-          tip.seq = 6n;
-          return codecs.SyncResponse.encode({ decisions: [{ seq: 6n }] });
-        },
-      },
+      network: { onRequest: () => {}, broadcast: () => {}, request: answer },
       verifier: {},
       log: collectingLog(logs),
       clock: { ...systemClock, now: () => clock.now },
       enqueue: (task: () => Promise<void>) => void task(),
       onSynced: () => {},
     } as unknown as LedgerSyncParts);
-    answering.start();
+    started.start();
+    return started;
+  }
+
+  async function syncEnded(sync: LedgerSync): Promise<void> {
+    for (let i = 0; i < 100 && sync.syncing; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(sync.syncing).to.equal(false);
+  }
+
+  it("does not hold it against a peer that its answer starts below a tip this validator reached meanwhile", async () => {
+    const tip = { seq: 5n, hash: new Uint8Array(32) };
+    // The answer arrives after this validator closed ledger 6 by its own commit.
+    const answering = syncAnsweredBy(tip, async () => {
+      tip.seq = 6n;
+      return codecs.SyncResponse.encode({ decisions: [{ seq: 6n }] });
+    });
     try {
       answering.onPeerStatus("honest", codecs.ChainStatus.encode({ ledger_seq: 7n }));
       answering.considerSync();
       expect(answering.syncing).to.equal(true);
-      for (let i = 0; i < 100 && answering.syncing; i++) await new Promise((resolve) => setImmediate(resolve));
+      await syncEnded(answering);
       expect(tip.seq).to.equal(6n);
       expect(logs.filter((l) => /not believing|where 7 was next/.test(l))).to.deep.equal([]);
     } finally {
@@ -96,21 +99,11 @@ describe("LedgerSync: a peer's announced tip", () => {
   });
 
   it("distrusts a peer whose answer does not decode, and goes on (a rejection here once went unhandled)", async () => {
-    const garbling = new LedgerSync({
-      ledgers: { lastHeader: { seq: 5n, hash: new Uint8Array(32) } },
-      network: { onRequest: () => {}, broadcast: () => {}, request: async () => Uint8Array.of(0xff, 0xff, 0xff) },
-      verifier: {},
-      log: collectingLog(logs),
-      clock: { ...systemClock, now: () => clock.now },
-      enqueue: (task: () => Promise<void>) => void task(),
-      onSynced: () => {},
-    } as unknown as LedgerSyncParts);
-    garbling.start();
+    const garbling = syncAnsweredBy({ seq: 5n, hash: new Uint8Array(32) }, async () => Uint8Array.of(0xff, 0xff, 0xff));
     try {
       garbling.onPeerStatus("garbler", codecs.ChainStatus.encode({ ledger_seq: 9n }));
       garbling.considerSync();
-      for (let i = 0; i < 100 && garbling.syncing; i++) await new Promise((resolve) => setImmediate(resolve));
-      expect(garbling.syncing).to.equal(false);
+      await syncEnded(garbling);
       expect(logs.some((l) => /not believing garbler's announced tip .*the answer does not decode/.test(l))).to.equal(true);
     } finally {
       garbling.stop();
@@ -129,7 +122,7 @@ describe("LedgerSync: a peer's announced tip", () => {
   it("makes a primary wait only for a sync the replica asked for", async () => {
     sync.sync(["v1"]);
     expect(sync.blocksProposals).to.equal(true);
-    await settled();
+    await syncEnded(sync);
     expect(sync.blocksProposals).to.equal(false);
   });
 });
