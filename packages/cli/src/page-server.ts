@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { CliError } from "./errors.js";
 
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
@@ -84,4 +85,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
+}
+
+/** A page server that cannot listen, as a CliError that says what to do (for `.catch` on starting one). */
+export function listenFailure(port: number, host: string): (error: NodeJS.ErrnoException) => never {
+  return (error) => {
+    if (error.code === "EADDRINUSE") throw new CliError(`port ${port} on ${host} is in use`, "Choose another with --port P (0 picks a free one)");
+    if (error.code === "EADDRNOTAVAIL") throw new CliError(`${host} is not an address of this machine`, "Use --host 127.0.0.1");
+    throw error;
+  };
 }

@@ -1,7 +1,7 @@
 import { integerFlag, parseCommandArgs } from "../args.js";
 import { withComposeDefault } from "../containers/compose-args.js";
 import { startDashboard } from "../dashboard/server.js";
-import { CliError } from "../errors.js";
+import { listenFailure } from "../page-server.js";
 import { chosenNodes, NODES_OPTIONS } from "./status.js";
 
 /** Clear of the validators' ports of the default networks (16001.. and 17001..). */
@@ -13,11 +13,7 @@ export async function dashboard(args: string[]): Promise<number | undefined> {
   const nodes = await chosenNodes("dashboard", positionals[0], values);
   const port = integerFlag("port", values.port) ?? DEFAULT_PORT;
   const host = values.host ?? "127.0.0.1";
-  const server = await startDashboard({ nodes, port, host }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "EADDRINUSE") throw new CliError(`port ${port} on ${host} is in use`, "Choose another with --port P (0 picks a free one)");
-    if (error.code === "EADDRNOTAVAIL") throw new CliError(`${host} is not an address of this machine`, "Use --host 127.0.0.1");
-    throw error;
-  });
+  const server = await startDashboard({ nodes, port, host }).catch(listenFailure(port, host));
   process.stdout.write(`dashboard of ${nodes.length} node(s): ${server.url}  (Ctrl-C to stop)\n`);
   if (server.monitor.state().nodes.every((n) => n.error)) {
     process.stderr.write(`chainsim: none of the nodes answers yet; the page shows them DOWN. Is the network running? Start it with \`chainsim up\`.\n`);

@@ -7,6 +7,7 @@ import { loadManifest } from "../manifest.js";
 import { networkConfigs } from "../network-config.js";
 import { DEFAULT_MANIFEST_PATH } from "../paths.js";
 import { formatReplay, formatSeeds, runSeeds } from "../sim/sim-runs.js";
+import { listenFailure } from "../page-server.js";
 import { serveTraceView } from "../sim/view-server.js";
 
 /**
@@ -60,11 +61,7 @@ export async function sim(args: string[]): Promise<number | undefined> {
     if (!values.view) return shown.ok ? 0 : 1;
     const port = integerFlag("port", values.port) ?? 0;
     const host = values.host ?? "127.0.0.1";
-    const server = await serveTraceView(traceFileText(shown, nodes), { port, host }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE") throw new CliError(`port ${port} on ${host} is in use`, "Choose another with --port P (0 picks a free one)");
-      if (error.code === "EADDRNOTAVAIL") throw new CliError(`${host} is not an address of this machine`, "Use --host 127.0.0.1");
-      throw error;
-    });
+    const server = await serveTraceView(traceFileText(shown, nodes), { port, host }).catch(listenFailure(port, host));
     process.stdout.write(`trace view of seed ${replay}: ${server.url}  (Ctrl-C to stop)\n`);
     process.once("SIGINT", () => void server.close().then(() => process.exit(0)));
     return undefined;
