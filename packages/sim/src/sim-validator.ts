@@ -1,10 +1,11 @@
 import { LOG_LEVELS, openValidatorCore, validatorCrypto, withFaultPlane, type ContractSupport, type FaultPlane, type NodeConfig, type NodeLog, type StorePoint, type ValidatorCore } from "@chainsim/node";
-import { addressFromPublicKey, decodePrivateKey } from "@chainsim/protocol";
+import { addressFromPublicKey, codecs, decodePrivateKey } from "@chainsim/protocol";
 import { NodeEd25519Signer, type Ed25519Verifier } from "@chainsim/protocol/node-crypto";
 import type { Scheduler } from "./scheduler.js";
 import { SimDisk } from "./sim-disk.js";
 import type { SimWire } from "./sim-network.js";
 import type { CommitWatch } from "./watchers.js";
+import type { PendingTasks } from "./pending.js";
 
 /** Log lines kept per validator for a failure's detail (the newest). */
 const LOG_KEPT = 200;
@@ -37,6 +38,8 @@ export class SimValidator {
     private readonly wire: SimWire,
     private readonly contracts: ContractSupport,
     private readonly watch: CommitWatch,
+    /** Counts the checks a stored ledger starts, so that the clock waits for them. */
+    private readonly tasks: PendingTasks,
     /** One for every validator of the run: a signature is checked once, however many validators check it. */
     private readonly verifier: Ed25519Verifier,
     /** A seed for the fault plane of this validator, when it may turn Byzantine. */
@@ -79,7 +82,12 @@ export class SimValidator {
     this.bug?.(core);
     await (faults?.network ?? wired).start();
     core.ledgers.onClosed((ledger) => {
-      if (this.core === core) this.watch.committed(this.name, Number(ledger.header.seq), ledger.header.hash!, ledger.header.previous_hash ?? new Uint8Array(), ledger.included.length);
+      if (this.core !== core) return;
+      const seq = Number(ledger.header.seq);
+      this.watch.committed(this.name, seq, ledger.header.hash!, ledger.header.previous_hash ?? new Uint8Array(), ledger.included.length);
+      this.tasks.track(async () => this.watch.balances(this.name, seq, await totalBalance(core), this.config.genesis.balance), () => {
+        // the validator crashed while its accounts were read: the next ledger is checked
+      });
     });
     core.ledgers.onStorePoint((point) => {
       if (this.armed?.point !== point || this.core !== core) return;
@@ -158,4 +166,11 @@ export class SimValidator {
     };
     return Object.assign(keep("info"), Object.fromEntries(LOG_LEVELS.map((level) => [level, keep(level)]))) as unknown as NodeLog;
   }
+}
+
+/** The coins every account of `core`'s state holds together. */
+async function totalBalance(core: ValidatorCore): Promise<bigint> {
+  let total = 0n;
+  for await (const [, encoded] of core.ledgers.accounts.encodedAccounts()) total += codecs.Account.decode(encoded).balance ?? 0n;
+  return total;
 }

@@ -1,10 +1,10 @@
 import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
 import type { NodeConfig, ValidatorCore } from "@chainsim/node";
-import { fromHex, seededRandom, toHex } from "@chainsim/protocol";
+import { codecs, fromHex, seededRandom, toHex } from "@chainsim/protocol";
 import { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
 import { describeFault, drawSchedule, SIM_FAULT_KINDS, type SimFault, type SimFaultKind } from "./faults.js";
 import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, livenessBoundMs, recoveryOf, type InvariantResult } from "./invariants/checker.js";
-import type { NodeChain, PerturbationRecord, StatusSample } from "./invariants/history.js";
+import type { History, NodeChain, PerturbationRecord, StatusSample } from "./invariants/history.js";
 import { SimLoad } from "./load.js";
 import { CountedRuntime, PendingTasks } from "./pending.js";
 import { Scheduler } from "./scheduler.js";
@@ -96,7 +96,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   };
   const validators = configs.map((config) => {
     const bug = options.plant?.node === config.node_name ? options.plant.bug : undefined;
-    return new SimValidator(config, scheduler, wire, { runtime, limits }, watch, verifier, Math.floor(faultSeeds() * 2 ** 32), options.unsafeQuorum, bug);
+    return new SimValidator(config, scheduler, wire, { runtime, limits }, watch, tasks, verifier, Math.floor(faultSeeds() * 2 ** 32), options.unsafeQuorum, bug);
   });
   for (const v of validators) names.set(v.address, v.name);
   try {
@@ -226,6 +226,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       no_loss: checkNoLoss(load.history, chains),
       liveness: checkLiveness(samples, records, bound).invariant,
     };
+    for (const v of validators) if (v.core) failures.push(...(await nonceProblems(v, chains.find((c) => c.name === v.name)!, load.history)).slice(0, 1));
     const laggards = behind();
     if (laggards.length > 0) {
       invariants.caught_up = { ok: false, detail: `${laggards.map((v) => `${v.name} at ledger ${tipOf(v)}`).join(", ")} never reached ledger ${target}, where the network was when faults and load ended, within ${drainMs} ms` };
@@ -282,4 +283,29 @@ async function chainOf(v: SimValidator, failures: SimulationFailure[]): Promise<
     ledgers.push({ seq: Number(seq), hash: toHex(header.hash!), close_ms: Number((header.close_time ?? 0n) / 1000n), txs });
   }
   return { name: v.name, ledgers };
+}
+
+/**
+ * Nonces: on `v`, the transactions each load account has in the ledgers carry nonces 1, 2, … n without a gap
+ * or a repeat, and the account's nonce is n (a failed transaction uses its nonce too).
+ */
+async function nonceProblems(v: SimValidator, chain: NodeChain, history: History): Promise<SimulationFailure[]> {
+  const bySource = new Map<string, bigint[]>();
+  for (const ledger of chain.ledgers) {
+    for (const tx of ledger.txs) {
+      const signed = history.txs[tx.hash];
+      if (!signed) continue; // validity reports it
+      const { source_address = "", nonce = 0n } = codecs.Transaction.decode(fromHex(signed.blob));
+      bySource.set(source_address, [...(bySource.get(source_address) ?? []), nonce]);
+    }
+  }
+  const problems: SimulationFailure[] = [];
+  for (const [source, nonces] of bySource) {
+    const stored = (await v.core!.ledgers.accounts.account(source))?.nonce ?? 0n;
+    const consecutive = nonces.every((nonce, i) => nonce === BigInt(i + 1));
+    if (!consecutive || stored !== BigInt(nonces.length)) {
+      problems.push({ invariant: "nonces", detail: `${v.name}: ${source} has transactions with nonces ${nonces.slice(0, 8).join(",")}${nonces.length > 8 ? ",…" : ""} in its ledgers and nonce ${stored}` });
+    }
+  }
+  return problems;
 }

@@ -10,8 +10,8 @@ export interface SimulationFailure {
 
 /**
  * The invariants checked at every ledger a validator stores, while the run goes on (docs/simulation.md,
- * "Invariants"): agreement (no two validators ever store different ledgers at one seq) and each
- * validator's hash chain. The first violation of each is traced where it happened.
+ * "Invariants"): agreement (no two validators ever store different ledgers at one seq), each validator's
+ * hash chain and its conservation of coins. The first violation of each is traced where it happened.
  */
 export class CommitWatch {
   private readonly bySeq = new Map<number, { hash: string; node: string }>();
@@ -32,6 +32,14 @@ export class CommitWatch {
       this.violation("hash_chain", node, `${node}'s ledger ${seq} names ${toHex(previousHash).slice(0, 12)} as previous, not its ledger ${seq - 1} (${tip.hash.slice(0, 12)})`);
     }
     this.tips.set(node, { seq, hash: hex });
+  }
+
+  /**
+   * Conservation: `node`'s accounts after ledger `seq` hold `total` coins together. Fees move to the
+   * proposer and contracts' balances are accounts too, so every ledger keeps the genesis balance.
+   */
+  balances(node: string, seq: number, total: bigint, genesis: bigint): void {
+    if (total !== genesis) this.violation("conservation", node, `${node}'s accounts hold ${total} after ledger ${seq}, not the genesis balance ${genesis}`);
   }
 
   private violation(invariant: string, node: string, detail: string): void {
