@@ -57,7 +57,8 @@ describe("chainsim command", () => {
     expect(run.stderr).to.match(/^chainsim: keys: Unknown option '--jsn'\. Run `chainsim help`/);
   });
 
-  it("sim: --shrink, --trace and --view go with --replay, and --seeds excludes it", async () => {
+  it("sim: --shrink, --trace and --view go with --replay, and --seeds excludes it", async function () {
+    this.timeout(120_000); // six commands, each loading the validator code
     for (const [args, message] of [
       [["--shrink"], /--shrink goes with --replay SEED/],
       [["--trace", "/tmp/x.jsonl"], /--trace goes with --replay SEED/],
@@ -72,7 +73,8 @@ describe("chainsim command", () => {
     }
   });
 
-  it("sim --replay gives the same trace hash twice and writes its trace", async () => {
+  it("sim --replay gives the same trace hash twice and writes its trace", async function () {
+    this.timeout(180_000);
     const dir = await mkdtemp(join(tmpdir(), "chainsim-sim-"));
     try {
       const file = join(dir, "trace.jsonl");

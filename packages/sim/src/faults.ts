@@ -2,11 +2,11 @@ import { BYZANTINE_MODES, STORE_POINTS, type ByzantineMode, type StorePoint } fr
 
 /**
  * What the simulation can do to a validator (docs/simulation.md, "Faults"): the process faults of
- * scenario manifests (kill, pause, wipe, partition), the message faults of the fault plane (drop, delay,
+ * scenario manifests (kill, pause, wipe, partition, twin), the message faults of the fault plane (drop, delay,
  * duplicate, reorder, every Byzantine mode), and two that only a simulated disk allows: a power cut,
  * which loses writes that were not synced, and a crash at a point of a ledger's write.
  */
-export const SIM_FAULT_KINDS = ["kill", "power-cut", "crash-at-write", "pause", "partition", "wipe", "drop", "delay", "duplicate", "reorder", "byzantine"] as const;
+export const SIM_FAULT_KINDS = ["kill", "power-cut", "crash-at-write", "pause", "partition", "wipe", "twin", "drop", "delay", "duplicate", "reorder", "byzantine"] as const;
 export type SimFaultKind = (typeof SIM_FAULT_KINDS)[number];
 
 export interface SimFault {

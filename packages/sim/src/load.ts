@@ -17,10 +17,15 @@ interface LoadAccount {
   signer: NodeEd25519Signer;
   /** The next nonce to use (the last accepted one plus one). */
   nonce: bigint;
+  /** A joint account's second signer: from its set-up on, both sign. */
+  cosigner?: LoadAccount;
 }
 
-/** What a load step submits: a transfer, a contract deploy or call, or a transaction every validator must refuse. */
-export type LoadKind = "transfer" | "deploy" | "call" | "bad";
+/**
+ * What a load step submits: a transfer, a contract deploy or call, the set-up of a joint account (two
+ * signers, threshold 2), or a transaction every validator must refuse.
+ */
+export type LoadKind = "transfer" | "deploy" | "call" | "joint" | "bad";
 
 /**
  * Seeded client load for the simulation (docs/simulation.md): funds accounts from the genesis account, then
@@ -34,6 +39,7 @@ export class SimLoad {
   private funded = false;
   private contract: string | undefined;
   private deployHash: string | undefined;
+  private joint = false;
 
   constructor(
     network: string,
@@ -52,17 +58,45 @@ export class SimLoad {
     return [...new Set(this.history.submissions.filter((s) => s.error_code === 0).map((s) => s.hash))];
   }
 
+  /**
+   * Accepted transactions not in `committed` and not refused with a reason since they were last accepted
+   * (the no-loss check's terms): what a client still waits for.
+   */
+  outstanding(committed: Set<string>): string[] {
+    const lastAccepted = new Map<string, number>();
+    const refusedAfter = new Set<string>();
+    this.history.submissions.forEach((s, i) => {
+      if (s.error_code === 0) {
+        lastAccepted.set(s.hash, i);
+        refusedAfter.delete(s.hash);
+      } else if (s.error_code !== undefined && lastAccepted.has(s.hash)) refusedAfter.add(s.hash);
+    });
+    return [...lastAccepted.keys()].filter((hash) => !committed.has(hash) && !refusedAfter.has(hash));
+  }
+
   /** One load step at `nowMs` against `validator`: funding first, until it is committed; then a seeded mix. */
   async step(validator: SimValidator, nowMs: number): Promise<void> {
     if (!this.funded) return this.fund(validator, nowMs);
     if (this.deployHash && !this.contract) await this.readContractAddress(validator);
     const roll = this.random();
-    const kind: LoadKind = roll < 0.08 ? "bad" : !this.deployHash ? "deploy" : roll < 0.25 && this.contract ? "call" : "transfer";
+    const kind: LoadKind = roll < 0.08 ? "bad" : !this.deployHash ? "deploy" : !this.joint ? "joint" : roll < 0.25 && this.contract ? "call" : "transfer";
     const from = this.accounts[Math.floor(this.random() * this.accounts.length)]!;
     const to = this.accounts[Math.floor(this.random() * this.accounts.length)]!;
     if (kind === "deploy") {
       const tx = await this.sign(from, [{ type: OperationType.CREATE_ACCOUNT, create_account: { contract: { payload: COUNTER }, init_balance: 0n, init_input: "", priv: { thresholds: { tx_threshold: 1n } } } }], CONTRACT_FEE_LIMIT);
       if (await this.submit(validator, tx, from, nowMs)) this.deployHash = tx.hashHex;
+    } else if (kind === "joint") {
+      // the first account takes the second as a signer and needs both from then on
+      const [owner, partner] = this.accounts as [LoadAccount, LoadAccount];
+      const tx = await this.sign(owner, [
+        // an absent master_weight would set it to 0 (the family's rule: -1 leaves it as it is)
+        { type: OperationType.SET_SIGNER_WEIGHT, set_signer_weight: { master_weight: 1n, signers: [{ address: partner.address, weight: 1n }] } },
+        { type: OperationType.SET_THRESHOLD, set_threshold: { tx_threshold: 2n } },
+      ], FEE_LIMIT);
+      if (await this.submit(validator, tx, owner, nowMs)) {
+        owner.cosigner = partner;
+        this.joint = true;
+      }
     } else if (kind === "call") {
       const tx = await this.sign(from, [{ type: OperationType.PAY_COIN, pay_coin: { dest_address: this.contract, amount: 0n, input: String(nowMs) } }], CONTRACT_FEE_LIMIT);
       await this.submit(validator, tx, from, nowMs);
@@ -159,9 +193,12 @@ export class SimLoad {
     chainId = this.chainId,
   ): Promise<SignedTransaction> {
     const blob = codecs.Transaction.encode({ source_address: from.address, nonce: from.nonce, fee_limit: feeLimit, gas_price: this.gasPrice, chain_id: chainId, operations });
-    const signed = await signBlob(from.signer, blob);
-    const signature = { public_key: signed.public_key, sign_data: fromHex(signed.sign_data) };
-    const tx = new SignedTransaction(blob, [tamper ? tamper(signature) : signature]);
+    const signatures: Signature[] = [];
+    for (const signer of from.cosigner ? [from.signer, from.cosigner.signer] : [from.signer]) {
+      const signed = await signBlob(signer, blob);
+      signatures.push({ public_key: signed.public_key, sign_data: fromHex(signed.sign_data) });
+    }
+    const tx = new SignedTransaction(blob, tamper ? [tamper(signatures[0]!), ...signatures.slice(1)] : signatures);
     this.history.txs[tx.hashHex] = {
       hash: tx.hashHex,
       blob: toHex(blob),

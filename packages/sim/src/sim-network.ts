@@ -25,6 +25,8 @@ const digest = (payload: Uint8Array) => createHash("sha256").update(payload).dig
  */
 export class SimWire {
   private readonly endpoints = new Map<string, SimPeerNetwork>();
+  /** The twin of a validator, by the address they share. */
+  private readonly twins = new Map<string, SimPeerNetwork>();
   /** Directed links that carry nothing ("from>to"). */
   private readonly cut = new Set<string>();
   readonly offences: { from: string; by: string; offence: Offence }[] = [];
@@ -39,15 +41,21 @@ export class SimWire {
     private readonly names: Map<string, string> = new Map(),
   ) {}
 
-  /** The network of a new incarnation of validator `address` (the previous one, if any, is gone). */
-  attach(address: string, peers: string[], clock: Clock): SimPeerNetwork {
+  /**
+   * The network of a new incarnation of validator `address` (the previous one, if any, is gone). A twin (a
+   * second process with the key) sends as `address` and gets answers to its own requests; of what peers
+   * send to `address`, half reaches it instead of the original, as when a twin's connection replaces the
+   * original's until the original reconnects (docs/faults.md, "Twins").
+   */
+  attach(address: string, peers: string[], clock: Clock, twin = false): SimPeerNetwork {
     const network = new SimPeerNetwork(this, address, peers, clock);
-    this.endpoints.set(address, network);
+    (twin ? this.twins : this.endpoints).set(address, network);
     return network;
   }
 
-  detach(address: string): void {
-    this.endpoints.delete(address);
+  /** Stops delivering to `network` (its process is gone). */
+  detach(network: SimPeerNetwork): void {
+    for (const map of [this.endpoints, this.twins]) if (map.get(network.address) === network) map.delete(network.address);
   }
 
   /** Cuts (or, with `false`, mends) both directions between every member of `a` and every member of `b`. */
@@ -63,8 +71,11 @@ export class SimWire {
     return this.names.get(address) ?? address.slice(0, 8);
   }
 
-  /** Carries `run` from `from` to `to` (a message, a request, an answer), or drops it. */
-  carry(from: string, to: string, what: string, run: (receiver: SimPeerNetwork) => void): void {
+  /**
+   * Carries `run` from `from` to `to` (a message, a request, an answer), or drops it. An answer goes to the
+   * very network that asked (`target`), which for a twin is not the one that receives as `to`.
+   */
+  carry(from: string, to: string, what: string, run: (receiver: SimPeerNetwork) => void, target?: SimPeerNetwork): void {
     const id = this.scheduler.messageId();
     const link = { id, from: this.name(from), to: this.name(to), what };
     this.scheduler.trace({ kind: "send", ...link });
@@ -73,8 +84,9 @@ export class SimWire {
     const copies = this.random() < this.model.duplicate ? 2 : 1;
     for (let i = 0; i < copies; i++) {
       const delay = this.model.latencyMs + Math.floor(this.random() * (this.model.jitterMs + 1));
+      const toTwin = target === undefined && this.twins.has(to) && this.random() < 0.5;
       this.scheduler.at(delay, this.name(to), "deliver", () => {
-        const receiver = this.endpoints.get(to);
+        const receiver = target ?? (toTwin ? this.twins.get(to) : this.endpoints.get(to));
         if (!receiver?.running) return this.scheduler.trace({ kind: "drop", ...link, why: "down" });
         if (this.cut.has(`${from}>${to}`)) return this.scheduler.trace({ kind: "drop", ...link, why: "cut" });
         this.scheduler.trace({ kind: "recv", ...link });
@@ -148,9 +160,7 @@ export class SimPeerNetwork implements PeerNetwork {
         void handler(this.address, bytes).then(
           (answer) => {
             if (!receiver.running) return;
-            this.wire.carry(peer, this.address, `sync answer ${answer.length}B ${digest(answer)}`, (requester) => {
-              if (requester === this) finish(() => resolve(answer));
-            });
+            this.wire.carry(peer, this.address, `sync answer ${answer.length}B ${digest(answer)}`, () => finish(() => resolve(answer)), this);
           },
           () => undefined, // a failing handler: the requester times out
         );

@@ -12,6 +12,28 @@ const LOG_KEPT = 200;
 
 export type ValidatorState = "up" | "down" | "paused";
 
+/** What every validator of one run shares. */
+export interface SimRun {
+  scheduler: Scheduler;
+  wire: SimWire;
+  contracts: ContractSupport;
+  watch: CommitWatch;
+  /** Counts the checks a stored ledger starts, so that the clock waits for them. */
+  tasks: PendingTasks;
+  /** A signature is checked once, however many validators check it. */
+  verifier: Ed25519Verifier;
+  unsafeQuorum?: number;
+}
+
+export interface SimValidatorOptions {
+  /** The seed of this validator's fault plane (message faults, Byzantine modes). */
+  faultSeed?: number;
+  /** A planted bug, applied to the core at every start (tests only). */
+  bug?: (core: ValidatorCore) => void;
+  /** A second process with this config's key (the twin fault): named `<node>-twin`, it gets half of what peers send the key. */
+  twin?: boolean;
+}
+
 /**
  * One validator of the simulation: the real validator core (openValidatorCore: storage, execution, pool,
  * consensus, sync, gossip) on a simulated disk, wire and clock. Crashing it drops its timers, its network
@@ -34,21 +56,10 @@ export class SimValidator {
 
   constructor(
     readonly config: NodeConfig,
-    private readonly scheduler: Scheduler,
-    private readonly wire: SimWire,
-    private readonly contracts: ContractSupport,
-    private readonly watch: CommitWatch,
-    /** Counts the checks a stored ledger starts, so that the clock waits for them. */
-    private readonly tasks: PendingTasks,
-    /** One for every validator of the run: a signature is checked once, however many validators check it. */
-    private readonly verifier: Ed25519Verifier,
-    /** A seed for the fault plane of this validator, when it may turn Byzantine. */
-    private readonly faultSeed: number | undefined,
-    private readonly unsafeQuorum: number | undefined,
-    /** A planted bug, applied to the core at every start (tests only). */
-    private readonly bug?: (core: ValidatorCore) => void,
+    private readonly run: SimRun,
+    private readonly options: SimValidatorOptions = {},
   ) {
-    this.name = config.node_name;
+    this.name = options.twin ? `${config.node_name}-twin` : config.node_name;
     this.address = addressFromPublicKey(new NodeEd25519Signer(decodePrivateKey(config.validator.private_key)).publicKey);
   }
 
@@ -56,36 +67,36 @@ export class SimValidator {
   async start(): Promise<void> {
     if (this.state !== "down") return;
     const incarnation = ++this.incarnation;
-    const clock = this.scheduler.clockFor(this.name);
+    const clock = this.run.scheduler.clockFor(this.name);
     const signer = new NodeEd25519Signer(decodePrivateKey(this.config.validator.private_key));
-    const crypto = validatorCrypto(this.config, signer, this.address, this.verifier);
+    const crypto = validatorCrypto(this.config, signer, this.address, this.run.verifier);
     const peers = this.config.p2p.peers.map((peer) => peer.address);
-    const wired = this.wire.attach(this.address, peers, clock);
+    const wired = this.run.wire.attach(this.address, peers, clock, this.options.twin);
     const faults =
-      this.faultSeed === undefined
+      this.options.faultSeed === undefined
         ? undefined
-        : withFaultPlane(wired, { peers, validators: this.config.validators, crypto, seed: this.faultSeed, unsafeQuorum: this.unsafeQuorum ?? null, clock });
+        : withFaultPlane(wired, { peers, validators: this.config.validators, crypto, seed: this.options.faultSeed, unsafeQuorum: this.run.unsafeQuorum ?? null, clock });
     const dbs = await this.disk.open();
     const core = await openValidatorCore({
       config: this.config,
       validatorAddress: this.address,
       dbs,
       network: faults?.network ?? wired,
-      contracts: this.contracts,
+      contracts: this.run.contracts,
       crypto,
       log: this.nodeLog(incarnation),
       clock,
-      verifier: this.verifier,
-      unsafeQuorum: this.unsafeQuorum,
+      verifier: this.run.verifier,
+      unsafeQuorum: this.run.unsafeQuorum,
       censoring: faults && (() => faults.plane.byzantine("censor")),
     });
-    this.bug?.(core);
+    this.options.bug?.(core);
     await (faults?.network ?? wired).start();
     core.ledgers.onClosed((ledger) => {
       if (this.core !== core) return;
       const seq = Number(ledger.header.seq);
-      this.watch.committed(this.name, seq, ledger.header.hash!, ledger.header.previous_hash ?? new Uint8Array(), ledger.included.length);
-      this.tasks.track(async () => this.watch.balances(this.name, seq, await totalBalance(core), this.config.genesis.balance), () => {
+      this.run.watch.committed(this.name, seq, ledger.header.hash!, ledger.header.previous_hash ?? new Uint8Array(), ledger.included.length);
+      this.run.tasks.track(async () => this.run.watch.balances(this.name, seq, await totalBalance(core), this.config.genesis.balance), () => {
         // the validator crashed while its accounts were read: the next ledger is checked
       });
     });
@@ -100,9 +111,12 @@ export class SimValidator {
     this.core = core;
     this.plane = faults?.plane;
     this.retire = clock.retire;
-    this.stopNetwork = () => wired.stop();
+    this.stopNetwork = () => {
+      this.run.wire.detach(wired);
+      return wired.stop();
+    };
     this.state = "up";
-    this.scheduler.trace({ kind: "start", node: this.name, what: `incarnation ${incarnation}, at ledger ${core.ledgers.lastHeader.seq}` });
+    this.run.scheduler.trace({ kind: "start", node: this.name, what: `incarnation ${incarnation}, at ledger ${core.ledgers.lastHeader.seq}` });
   }
 
   /**
@@ -112,7 +126,7 @@ export class SimValidator {
   crash(powerCut?: { keptFraction: number }): void {
     if (this.state === "down") return;
     this.die(powerCut);
-    this.scheduler.trace({ kind: "crash", node: this.name, what: powerCut ? `power cut: ${powerCut.keptFraction.toFixed(2)} of the unsynced writes kept` : "process killed" });
+    this.run.scheduler.trace({ kind: "crash", node: this.name, what: powerCut ? `power cut: ${powerCut.keptFraction.toFixed(2)} of the unsynced writes kept` : "process killed" });
   }
 
   /** Stops the validator at the end of a run, untraced (its disk stays readable). */
@@ -121,11 +135,10 @@ export class SimValidator {
   }
 
   private die(powerCut?: { keptFraction: number }): void {
-    if (this.state === "paused") this.scheduler.resume(this.name);
+    if (this.state === "paused") this.run.scheduler.resume(this.name);
     this.retire?.();
-    this.scheduler.cancelOwner(this.name);
+    this.run.scheduler.cancelOwner(this.name);
     void this.stopNetwork?.();
-    this.wire.detach(this.address);
     this.disk.crash(powerCut);
     this.core = undefined;
     this.plane = undefined;
@@ -146,22 +159,22 @@ export class SimValidator {
 
   pause(): void {
     if (this.state !== "up") return;
-    this.scheduler.pause(this.name);
+    this.run.scheduler.pause(this.name);
     this.state = "paused";
-    this.scheduler.trace({ kind: "pause", node: this.name, what: "paused" });
+    this.run.scheduler.trace({ kind: "pause", node: this.name, what: "paused" });
   }
 
   resume(): void {
     if (this.state !== "paused") return;
-    this.scheduler.resume(this.name);
+    this.run.scheduler.resume(this.name);
     this.state = "up";
-    this.scheduler.trace({ kind: "resume", node: this.name, what: "resumed" });
+    this.run.scheduler.trace({ kind: "resume", node: this.name, what: "resumed" });
   }
 
   /** A NodeLog keeping this incarnation's newest lines, with their virtual time; never the real clock. */
   private nodeLog(incarnation: number): NodeLog {
     const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-      this.log.push(`${this.scheduler.elapsed} ${this.name}#${incarnation} ${level} ${message}${fields ? ` ${JSON.stringify(fields, (_key, value) => (typeof value === "bigint" ? value.toString() : value))}` : ""}`);
+      this.log.push(`${this.run.scheduler.elapsed} ${this.name}#${incarnation} ${level} ${message}${fields ? ` ${JSON.stringify(fields, (_key, value) => (typeof value === "bigint" ? value.toString() : value))}` : ""}`);
       if (this.log.length > LOG_KEPT) this.log.splice(0, this.log.length - LOG_KEPT);
     };
     return Object.assign(keep("info"), Object.fromEntries(LOG_LEVELS.map((level) => [level, keep(level)]))) as unknown as NodeLog;

@@ -9,7 +9,7 @@ import { SimLoad } from "./load.js";
 import { CountedRuntime, PendingTasks } from "./pending.js";
 import { Scheduler } from "./scheduler.js";
 import { DEFAULT_WIRE, SimWire, type WireModel } from "./sim-network.js";
-import { SimValidator } from "./sim-validator.js";
+import { SimValidator, type SimRun } from "./sim-validator.js";
 import type { TraceEntry } from "./trace.js";
 import { CommitWatch, ConductWatch, type SimulationFailure } from "./watchers.js";
 
@@ -94,9 +94,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   wire.onSent = (from, channel, payload) => {
     if (channel === "consensus") conduct.sent(from, payload);
   };
+  const run: SimRun = { scheduler, wire, contracts: { runtime, limits }, watch, tasks, verifier, unsafeQuorum: options.unsafeQuorum };
   const validators = configs.map((config) => {
     const bug = options.plant?.node === config.node_name ? options.plant.bug : undefined;
-    return new SimValidator(config, scheduler, wire, { runtime, limits }, watch, tasks, verifier, Math.floor(faultSeeds() * 2 ** 32), options.unsafeQuorum, bug);
+    return new SimValidator(config, run, { faultSeed: Math.floor(faultSeeds() * 2 ** 32), bug });
   });
   for (const v of validators) names.set(v.address, v.name);
   try {
@@ -109,9 +110,17 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     const anyValidator = () => validators[Math.floor(pick() * validators.length)]!;
     const reference = () => validators.find((v) => v.state === "up");
 
-    // load: a step every 50-250 ms until durationMs, each to a validator the seed picks
+    const bound = livenessBoundMs(validators.length, config0.consensus);
+    // every heal's recovery seen, or its bound passed: liveness is decided
+    const healsDecided = () => {
+      const sorted = [...samples].sort((a, b) => a.at_ms - b.at_ms);
+      return records.every((record) => scheduler.now() > record.healed_ms + bound || recoveryOf(sorted, record, bound).recovery_ms !== undefined);
+    };
+    let loading = true;
+    // load: a step every 50-250 ms, each to a validator the seed picks, until durationMs and then until
+    // liveness is decided (an idle network closes a ledger only every empty_close_interval_ms)
     const loadStep = () => {
-      if (scheduler.elapsed >= durationMs) return;
+      if (!loading) return;
       const target = anyValidator();
       tasks.track(() => load.step(target, scheduler.now()), fail("load"));
       scheduler.at(50 + Math.floor(pick() * 200), "load", "load", loadStep);
@@ -124,8 +133,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       if (ref) {
         tasks.track(async () => {
           const missing: string[] = [];
-          for (const hash of load.accepted()) {
-            if (committed.has(hash)) continue;
+          for (const hash of load.outstanding(committed)) {
             if (await ref.core!.ledgers.ledgers.record(hash)) committed.add(hash);
             else missing.push(hash);
           }
@@ -178,6 +186,14 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
               tasks.track(() => v.start(), fail("restart"));
             });
             return;
+          case "twin": {
+            // a second process with v's key: what it signs contradicts v, by design
+            conduct.exempt(v.name);
+            const twin = new SimValidator(v.config, run, { faultSeed: Math.floor(faultSeeds() * 2 ** 32), twin: true });
+            tasks.track(() => twin.start(), fail("twin"));
+            heal(() => twin.halt());
+            return;
+          }
           case "pause":
             v.pause();
             heal(() => v.resume());
@@ -200,23 +216,18 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     }
 
     await scheduler.run(durationMs);
-    // drain: until every accepted transaction is in the reference validator's ledgers, and every heal's
-    // recovery is seen or its bound has passed
-    const bound = livenessBoundMs(validators.length, config0.consensus);
+    // drain: load goes on until liveness is decided; then, until every accepted transaction is in the
+    // reference validator's ledgers and every validator has reached the ledger the network was at when
+    // faults ended
     const tipOf = (v: SimValidator) => Number(v.core?.ledgers.lastHeader.seq ?? 0);
-    // every validator must reach the highest ledger any had when load and faults ended
     const target = Math.max(...validators.map(tipOf));
     const behind = () => validators.filter((v) => tipOf(v) < target);
-    const settled = () => {
-      if (scheduler.elapsed <= durationMs + RESUBMIT_MS || !load.accepted().every((hash) => committed.has(hash)) || behind().length > 0) return false;
-      const sorted = [...samples].sort((a, b) => a.at_ms - b.at_ms);
-      return records.every((record) => scheduler.now() > record.healed_ms + bound || recoveryOf(sorted, record, bound).recovery_ms !== undefined);
-    };
     let checkedAt = 0;
     await scheduler.run(durationMs + drainMs, () => {
       if (scheduler.elapsed - checkedAt < RESUBMIT_MS) return false;
       checkedAt = scheduler.elapsed;
-      return settled();
+      loading &&= !healsDecided();
+      return !loading && scheduler.elapsed > durationMs + RESUBMIT_MS && load.outstanding(committed).length === 0 && behind().length === 0;
     });
     const chains: NodeChain[] = [];
     for (const v of validators) if (v.core) chains.push(await chainOf(v, failures));
