@@ -92,6 +92,7 @@ export function listenFailure(port: number, host: string): (error: NodeJS.ErrnoE
   return (error) => {
     if (error.code === "EADDRINUSE") throw new CliError(`port ${port} on ${host} is in use`, "Choose another with --port P (0 picks a free one)");
     if (error.code === "EADDRNOTAVAIL") throw new CliError(`${host} is not an address of this machine`, "Use --host 127.0.0.1");
+    if (error.code === "ENOTFOUND" || error.code === "EAI_AGAIN") throw new CliError(`${host} does not resolve to an address (${error.code})`, "Use --host 127.0.0.1");
     throw error;
   };
 }

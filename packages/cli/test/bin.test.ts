@@ -66,10 +66,26 @@ describe("chainsim command", () => {
       [["--replay", "1", "--seeds", "3"], /--seeds and --replay exclude each other/],
       [["--replay", "1", "--port", "0"], /--port and --host go with --view/],
       [["--seeds", "x"], /--seeds should be a whole number/],
+      [["--replay", "4294967303"], /--replay should be at most 4294967295/],
+      [["--seeds", "2", "--from", "4294967295"], /goes past it/],
+      [["--replay", "1", "--view", "--port", "99999"], /--port should be at most 65535/],
     ] as const) {
       const run = await chainsim("sim", ...args);
       expect(run.code, args.join(" ")).to.equal(2);
       expect(run.stderr).to.match(message);
+      expect(run.stderr, args.join(" ")).not.to.include("    at ");
+    }
+  });
+
+  it("sim: an unwritable --trace or an unknown --host is a clear error, not a stack trace", async () => {
+    for (const [args, message] of [
+      [["--replay", "1", "--duration-ms", "1000", "--trace", "/nonexistent-dir/t.jsonl"], /^chainsim: cannot write the trace to \/nonexistent-dir\/t.jsonl \(ENOENT\)/],
+      [["--replay", "1", "--duration-ms", "1000", "--view", "--host", "no-such-host.invalid"], /chainsim: no-such-host.invalid does not resolve/],
+    ] as const) {
+      const run = await chainsim("sim", ...args);
+      expect(run.code, args.join(" ")).to.equal(1);
+      expect(run.stderr).to.match(message);
+      expect(run.stderr).not.to.include("    at ");
     }
   });
 

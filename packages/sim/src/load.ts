@@ -121,7 +121,9 @@ export class SimLoad {
   private async fund(validator: SimValidator, nowMs: number): Promise<void> {
     const hashes = Object.values(this.history.txs).filter((tx) => tx.origin === "setup").map((tx) => tx.hash);
     if (hashes.length > 0) {
-      if (await validator.core!.ledgers.ledgers.record(hashes[0]!)) this.funded = true;
+      const core = validator.core;
+      if (!core) return; // a client's call to a validator that is down gets no answer
+      if (await core.ledgers.ledgers.record(hashes[0]!)) this.funded = true;
       else await this.resubmit(validator, hashes, nowMs);
       return;
     }
@@ -134,7 +136,9 @@ export class SimLoad {
   }
 
   private async readContractAddress(validator: SimValidator): Promise<void> {
-    const record = await validator.core!.ledgers.ledgers.record(this.deployHash!);
+    const core = validator.core;
+    if (!core) return; // down: the client asks another validator at a later step
+    const record = await core.ledgers.ledgers.record(this.deployHash!);
     if (!record) return;
     if ((record.error_code ?? 0) !== 0) {
       this.deployHash = undefined; // refused in its ledger (a fee, a nonce): deploy again
