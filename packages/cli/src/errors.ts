@@ -14,5 +14,7 @@ export class CliError extends Error {
     this.hint = hint;
     this.details = options.details;
     this.exitCode = options.exitCode ?? 1;
+    // Where the error surfaces as a stack (a test's report), the details come along (bin.ts prints them apart).
+    if (options.details) this.stack = `${this.stack}\n${options.details}`;
   }
 }

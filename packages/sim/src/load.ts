@@ -9,6 +9,11 @@ function main(input) { Chain.store("count", String(Number(Chain.load("count")) +
 function query() { return Chain.load("count"); }`;
 
 const FEE_LIMIT = 1_000_000n;
+
+/** A validator admitted a transaction every validator must refuse: the run's "admission" invariant. */
+export class AdmissionBroken extends Error {
+  readonly invariant = "admission";
+}
 const CONTRACT_FEE_LIMIT = 200_000_000n;
 const ACCOUNT_BALANCE = 10_000_000_000n;
 
@@ -131,7 +136,7 @@ export class SimLoad {
       type: OperationType.CREATE_ACCOUNT,
       create_account: { dest_address: a.address, init_balance: ACCOUNT_BALANCE, priv: { master_weight: 1n, thresholds: { tx_threshold: 1n } } },
     }));
-    const tx = await this.sign(this.genesis, operations, FEE_LIMIT, "setup");
+    const tx = await this.sign(this.genesis, operations, FEE_LIMIT, { origin: "setup" });
     await this.record(validator, tx, nowMs);
   }
 
@@ -147,18 +152,20 @@ export class SimLoad {
     this.contract = (JSON.parse(record.error_desc!) as { contract_address: string }[])[0]!.contract_address;
   }
 
-  /** Transactions that every validator must refuse at admission: a broken signature, a fee limit under the fee, another chain. */
+  /** Transactions every validator must refuse at admission: a broken signature, a fee limit under the fee, another chain, a used nonce. */
   private async submitBad(validator: SimValidator, from: LoadAccount, nowMs: number): Promise<void> {
     const pay: Operation[] = [{ type: OperationType.PAY_COIN, pay_coin: { dest_address: this.genesis.address, amount: 1n } }];
-    const choice = Math.floor(this.random() * 3);
-    const tx =
-      choice === 0
-        ? await this.sign(from, pay, FEE_LIMIT, "load", (sig) => ({ ...sig, sign_data: sig.sign_data!.map((b, i) => (i === 0 ? b ^ 1 : b)) }))
-        : choice === 1
-          ? await this.sign(from, pay, 1n)
-          : await this.sign(from, pay, FEE_LIMIT, "load", undefined, this.chainId + 1n);
-    const code = await this.record(validator, tx, nowMs);
-    if (code === 0) throw new Error(`${validator.name} accepted a transaction it must refuse (${["a broken signature", "a fee limit of 1", "another chain id"][choice]})`);
+    // a nonce the validator's committed state has used already (never one still pending: a lost one may be next)
+    const used = (await validator.core?.ledgers.accounts.account(from.address))?.nonce ?? 0n;
+    const choices = [
+      { what: "a broken signature", tx: () => this.sign(from, pay, FEE_LIMIT, { tamper: (sig) => ({ ...sig, sign_data: sig.sign_data!.map((b, i) => (i === 0 ? b ^ 1 : b)) }) }) },
+      { what: "a fee limit of 1", tx: () => this.sign(from, pay, 1n) },
+      { what: "another chain id", tx: () => this.sign(from, pay, FEE_LIMIT, { chainId: this.chainId + 1n }) },
+      ...(used > 0n ? [{ what: `nonce ${used}, used already`, tx: () => this.sign(from, pay, FEE_LIMIT, { nonce: used }) }] : []),
+    ];
+    const choice = choices[Math.floor(this.random() * choices.length)]!;
+    const code = await this.record(validator, await choice.tx(), nowMs);
+    if (code === 0) throw new AdmissionBroken(`${validator.name} accepted a transaction it must refuse (${choice.what})`);
   }
 
   /** Submits, and on acceptance moves the sender's nonce on. */
@@ -192,11 +199,9 @@ export class SimLoad {
     from: LoadAccount,
     operations: Operation[],
     feeLimit: bigint,
-    origin: "setup" | "load" = "load",
-    tamper?: (signature: Signature) => Signature,
-    chainId = this.chainId,
+    { origin = "load", tamper, chainId = this.chainId, nonce = from.nonce }: { origin?: "setup" | "load"; tamper?: (signature: Signature) => Signature; chainId?: bigint; nonce?: bigint } = {},
   ): Promise<SignedTransaction> {
-    const blob = codecs.Transaction.encode({ source_address: from.address, nonce: from.nonce, fee_limit: feeLimit, gas_price: this.gasPrice, chain_id: chainId, operations });
+    const blob = codecs.Transaction.encode({ source_address: from.address, nonce, fee_limit: feeLimit, gas_price: this.gasPrice, chain_id: chainId, operations });
     const signatures: Signature[] = [];
     for (const signer of from.cosigner ? [from.signer, from.cosigner.signer] : [from.signer]) {
       const signed = await signBlob(signer, blob);

@@ -5,7 +5,7 @@ import { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
 import { describeFault, drawSchedule, SIM_FAULT_KINDS, type SimFault, type SimFaultKind } from "./faults.js";
 import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, livenessBoundMs, recoveryOf, type InvariantResult } from "./invariants/checker.js";
 import type { History, NodeChain, PerturbationRecord, StatusSample } from "./invariants/history.js";
-import { SimLoad } from "./load.js";
+import { AdmissionBroken, SimLoad } from "./load.js";
 import { CountedRuntime, PendingTasks } from "./pending.js";
 import { Scheduler } from "./scheduler.js";
 import { DEFAULT_WIRE, SimWire, type WireModel } from "./sim-network.js";
@@ -87,7 +87,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   scheduler.watch(tasks);
   const watch = new CommitWatch(scheduler);
   const failures: SimulationFailure[] = watch.failures;
-  const fail = (invariant: string) => (error: unknown) => failures.push({ invariant, detail: (error as Error)?.stack ?? String(error), at_ms: scheduler.elapsed });
+  const fail = (invariant: string) => (error: unknown) =>
+    failures.push({ invariant: error instanceof AdmissionBroken ? error.invariant : invariant, detail: error instanceof AdmissionBroken ? error.message : ((error as Error)?.stack ?? String(error)), at_ms: scheduler.elapsed });
   const faultSeeds = stream(0x5eed0002);
   const conduct = new ConductWatch(scheduler, failures);
   const verifier = new Ed25519Verifier(undefined, REMEMBERED_SIGNATURES);
