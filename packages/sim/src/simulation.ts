@@ -1,10 +1,13 @@
 import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
 import type { NodeConfig, ValidatorCore } from "@chainsim/node";
-import { codecs, fromHex, seededRandom, toHex } from "@chainsim/protocol";
+import { fromHex, seededRandom } from "@chainsim/protocol";
 import { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
+import { ClientDriver, RESUBMIT_MS } from "./client-driver.js";
+import { FaultDriver } from "./fault-driver.js";
 import { describeFault, drawSchedule, SIM_FAULT_KINDS, type SimFault, type SimFaultKind } from "./faults.js";
+import { chainOf, nonceProblems } from "./final-checks.js";
 import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, livenessBoundMs, recoveryOf, type InvariantResult } from "./invariants/checker.js";
-import type { History, NodeChain, PerturbationRecord, StatusSample } from "./invariants/history.js";
+import type { NodeChain } from "./invariants/history.js";
 import { AdmissionBroken, SimLoad } from "./load.js";
 import { CountedRuntime, PendingTasks } from "./pending.js";
 import { Scheduler } from "./scheduler.js";
@@ -18,8 +21,6 @@ import { CommitWatch, ConductWatch, type SimulationFailure } from "./watchers.js
  * same everywhere) ends one, never real time (docs/simulation.md, "What may not be read").
  */
 const SIM_CONTRACT_GUARD_MS = 600_000;
-const SAMPLE_MS = 250;
-const RESUBMIT_MS = 2_000;
 /** Valid signatures the run's one verifier keeps (each consensus message is checked by every receiver). */
 const REMEMBERED_SIGNATURES = 65_536;
 
@@ -105,116 +106,16 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     for (const v of validators) await v.start();
     const load = new SimLoad(config0.network, options.genesisPrivateKey, config0.genesis.chain_id, config0.genesis.gas_price, stream(0x5eed0003));
     const schedule = options.schedule ?? drawSchedule(stream(0x5eed0004), validators.map((v) => v.name), 3_000, durationMs, options.faultKinds ?? SIM_FAULT_KINDS);
-    const records: PerturbationRecord[] = [];
-    const samples: StatusSample[] = [];
-    const pick = stream(0x5eed0005);
-    const anyValidator = () => validators[Math.floor(pick() * validators.length)]!;
-    const reference = () => validators.find((v) => v.state === "up");
-
+    const clients = new ClientDriver({ scheduler, tasks, load, validators, pick: stream(0x5eed0005), fail });
+    const faults = new FaultDriver({ run, validators, conduct, tasks, fail, faultSeeds: () => Math.floor(faultSeeds() * 2 ** 32) });
     const bound = livenessBoundMs(validators.length, config0.consensus);
     // every heal's recovery seen, or its bound passed: liveness is decided
     const healsDecided = () => {
-      const sorted = [...samples].sort((a, b) => a.at_ms - b.at_ms);
-      return records.every((record) => scheduler.now() > record.healed_ms + bound || recoveryOf(sorted, record, bound).recovery_ms !== undefined);
+      const sorted = [...clients.samples].sort((x, y) => x.at_ms - y.at_ms);
+      return faults.records.every((record) => scheduler.now() > record.healed_ms + bound || recoveryOf(sorted, record, bound).recovery_ms !== undefined);
     };
-    let loading = true;
-    // load: a step every 50-250 ms, each to a validator the seed picks, until durationMs and then until
-    // liveness is decided (an idle network closes a ledger only every empty_close_interval_ms)
-    const loadStep = () => {
-      if (!loading) return;
-      const target = anyValidator();
-      tasks.track(() => load.step(target, scheduler.now()), fail("load"));
-      scheduler.at(50 + Math.floor(pick() * 200), "load", "load", loadStep);
-    };
-    scheduler.at(0, "load", "load", loadStep);
-    // a client retries what it has not seen committed
-    const committed = new Set<string>();
-    const resubmit = () => {
-      const ref = reference();
-      if (ref) {
-        tasks.track(async () => {
-          const missing: string[] = [];
-          for (const hash of load.outstanding(committed)) {
-            if (await ref.core!.ledgers.ledgers.record(hash)) committed.add(hash);
-            else missing.push(hash);
-          }
-          if (missing.length > 0) await load.resubmit(anyValidator(), missing, scheduler.now());
-        }, fail("load"));
-      }
-      scheduler.at(RESUBMIT_MS, "load", "resubmit", resubmit);
-    };
-    scheduler.at(RESUBMIT_MS, "load", "resubmit", resubmit);
-    // status samples, as the scenario's sampler reads getConsensusInfo
-    const sample = () => {
-      for (const v of validators) {
-        const status = v.state === "up" ? v.core!.consensus.status() : undefined;
-        samples.push({ at_ms: scheduler.now(), node: v.name, seq: v.state === "up" ? Number(v.core!.ledgers.lastHeader.seq) : undefined, view: status?.view });
-      }
-      scheduler.at(SAMPLE_MS, "sampler", "sample", sample);
-    };
-    scheduler.at(SAMPLE_MS, "sampler", "sample", sample);
-    for (const fault of schedule) schedule1(fault);
-
-    function schedule1(fault: SimFault): void {
-      const v = validators.find((x) => x.name === fault.node)!;
-      const honest = validators.filter((x) => x !== v).map((x) => x.name);
-      scheduler.at(fault.at_ms - scheduler.elapsed, "faults", "fault", () => {
-        scheduler.trace({ kind: "fault", node: fault.node, what: describeFault(fault) });
-        const healAt = () => scheduler.now() + fault.duration_ms;
-        records.push({ node: fault.node, kind: fault.kind, at_ms: scheduler.now(), healed_ms: healAt(), honest });
-        const heal = (then: () => void) =>
-          scheduler.at(fault.duration_ms, "faults", "heal", () => {
-            scheduler.trace({ kind: "heal", node: fault.node, what: describeFault(fault) });
-            then();
-          });
-        const restartLater = () => heal(() => tasks.track(() => v.start(), fail("restart")));
-        switch (fault.kind) {
-          case "kill":
-            v.crash();
-            return void restartLater();
-          case "power-cut":
-            v.crash({ keptFraction: fault.kept ?? 0 });
-            return void restartLater();
-          case "wipe":
-            v.crash();
-            v.disk.wipe();
-            conduct.forget(v.name);
-            return void restartLater();
-          case "crash-at-write":
-            v.armCrash(fault.point!, () => scheduler.trace({ kind: "crash", node: v.name, what: `crashed at ${fault.point}` }));
-            heal(() => {
-              v.disarm();
-              tasks.track(() => v.start(), fail("restart"));
-            });
-            return;
-          case "twin": {
-            // a second process with v's key: what it signs contradicts v, by design
-            conduct.exempt(v.name);
-            const twin = new SimValidator(v.config, run, { faultSeed: Math.floor(faultSeeds() * 2 ** 32), twin: true });
-            tasks.track(() => twin.start(), fail("twin"));
-            heal(() => twin.halt());
-            return;
-          }
-          case "pause":
-            v.pause();
-            heal(() => v.resume());
-            return;
-          case "partition":
-            {
-              const side = validators.filter((x) => fault.side!.includes(x.name));
-              wire.partition(side.map((x) => x.address), validators.filter((x) => !side.includes(x)).map((x) => x.address));
-            }
-            heal(() => wire.heal());
-            return;
-          default: {
-            if (fault.kind === "byzantine") conduct.exempt(v.name);
-            const rule = fault.kind === "byzantine" ? { kind: "byzantine", mode: fault.mode } : ruleOf(fault.kind);
-            v.plane?.add({ ...rule, duration_ms: fault.duration_ms });
-            heal(() => undefined); // the rule expires by itself; the trace marks when
-          }
-        }
-      });
-    }
+    clients.start();
+    for (const fault of schedule) faults.schedule(fault);
 
     await scheduler.run(durationMs);
     // drain: load goes on until liveness is decided; then, until every accepted transaction is in the
@@ -227,8 +128,9 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     await scheduler.run(durationMs + drainMs, () => {
       if (scheduler.elapsed - checkedAt < RESUBMIT_MS) return false;
       checkedAt = scheduler.elapsed;
-      loading &&= !healsDecided();
-      return !loading && scheduler.elapsed > durationMs + RESUBMIT_MS && load.outstanding(committed).length === 0 && behind().length === 0;
+      // load goes on until liveness is decided (an idle network closes a ledger only every empty_close_interval_ms)
+      clients.loading &&= !healsDecided();
+      return !clients.loading && scheduler.elapsed > durationMs + RESUBMIT_MS && load.outstanding(clients.committed).length === 0 && behind().length === 0;
     });
     const chains: NodeChain[] = [];
     for (const v of validators) if (v.core) chains.push(await chainOf(v, failures));
@@ -236,7 +138,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       agreement: checkAgreement(chains, validators.map((v) => v.name)),
       validity: checkValidity(load.history, chains, (blob, sig) => verifier.verify(sig.public_key, fromHex(blob), fromHex(sig.sign_data))),
       no_loss: checkNoLoss(load.history, chains),
-      liveness: checkLiveness(samples, records, bound).invariant,
+      liveness: checkLiveness(clients.samples, faults.records, bound).invariant,
     };
     for (const v of validators) if (v.core) failures.push(...(await nonceProblems(v, chains.find((c) => c.name === v.name)!, load.history)).slice(0, 1));
     const laggards = behind();
@@ -265,59 +167,4 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   }
 }
 
-function ruleOf(kind: SimFaultKind): Record<string, unknown> {
-  if (kind === "delay") return { kind, delay_ms: 200, jitter_ms: 400 };
-  if (kind === "reorder") return { kind, probability: 0.5, window_ms: 300 };
-  return { kind, probability: 0.3 };
-}
 
-/**
- * A validator's ledgers as the checker reads them, and its hash chain checked on the way: each header's
- * previous_hash is the hash of the ledger before it. Contract-made transactions are left out (no client
- * submitted them).
- */
-async function chainOf(v: SimValidator, failures: SimulationFailure[]): Promise<NodeChain> {
-  const store = v.core!.ledgers.ledgers;
-  const ledgers: NodeChain["ledgers"] = [];
-  let previous: Uint8Array | undefined;
-  for (let seq = 1n; seq <= v.core!.ledgers.lastHeader.seq!; seq++) {
-    const ledger = await store.ledger(seq);
-    const header = ledger!.header!;
-    if (previous && toHex(header.previous_hash ?? new Uint8Array()) !== toHex(previous)) {
-      failures.push({ invariant: "hash_chain", detail: `${v.name}: ledger ${seq}'s previous_hash is not the hash of ledger ${seq - 1n}` });
-    }
-    previous = header.hash;
-    const records = await Promise.all((ledger!.tx_hashes ?? []).map((hash) => store.record(toHex(hash))));
-    const madeByContracts = new Set(records.flatMap((r) => (r?.contract_tx_hashes ?? []).map(toHex)));
-    const txs = records
-      .filter((r) => r && !madeByContracts.has(toHex(r.hash!)))
-      .map((r) => ({ hash: toHex(r!.hash!), signatures: (r!.transaction_env?.signatures ?? []).map((s) => ({ public_key: s.public_key!, sign_data: toHex(s.sign_data!) })) }));
-    ledgers.push({ seq: Number(seq), hash: toHex(header.hash!), close_ms: Number((header.close_time ?? 0n) / 1000n), txs });
-  }
-  return { name: v.name, ledgers };
-}
-
-/**
- * Nonces: on `v`, the transactions each load account has in the ledgers carry nonces 1, 2, … n without a gap
- * or a repeat, and the account's nonce is n (a failed transaction uses its nonce too).
- */
-async function nonceProblems(v: SimValidator, chain: NodeChain, history: History): Promise<SimulationFailure[]> {
-  const bySource = new Map<string, bigint[]>();
-  for (const ledger of chain.ledgers) {
-    for (const tx of ledger.txs) {
-      const signed = history.txs[tx.hash];
-      if (!signed) continue; // validity reports it
-      const { source_address = "", nonce = 0n } = codecs.Transaction.decode(fromHex(signed.blob));
-      bySource.set(source_address, [...(bySource.get(source_address) ?? []), nonce]);
-    }
-  }
-  const problems: SimulationFailure[] = [];
-  for (const [source, nonces] of bySource) {
-    const stored = (await v.core!.ledgers.accounts.account(source))?.nonce ?? 0n;
-    const consecutive = nonces.every((nonce, i) => nonce === BigInt(i + 1));
-    if (!consecutive || stored !== BigInt(nonces.length)) {
-      problems.push({ invariant: "nonces", detail: `${v.name}: ${source} has transactions with nonces ${nonces.slice(0, 8).join(",")}${nonces.length > 8 ? ",…" : ""} in its ledgers and nonce ${stored}` });
-    }
-  }
-  return problems;
-}
