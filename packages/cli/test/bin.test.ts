@@ -66,6 +66,8 @@ describe("chainsim command", () => {
       [["--replay", "1", "--seeds", "3"], /--seeds and --replay exclude each other/],
       [["--replay", "1", "--port", "0"], /--port and --host go with --view/],
       [["--seeds", "x"], /--seeds should be a whole number/],
+      [["--replay", "1", "--jobs", "2"], /--jobs goes with --seeds/],
+      [["--seeds", "2", "--jobs", "0"], /--jobs should be at least 1/],
       [["--replay", "4294967303"], /--replay should be at most 4294967295/],
       [["--seeds", "2", "--from", "4294967295"], /goes past it/],
       [["--replay", "1", "--view", "--port", "99999"], /--port should be at most 65535/],
@@ -103,6 +105,18 @@ describe("chainsim command", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("sim --jobs 3 runs the same seeds to the same results as one process", async function () {
+    this.timeout(180_000);
+    const rows = async (...jobs: string[]) => {
+      const run = await chainsim("sim", "--seeds", "3", "--from", "20", "--duration-ms", "8000", ...jobs);
+      expect(run.code, run.stderr).to.equal(0);
+      return run.stdout.split("\n").filter((line) => /^(SEED|\d+ +(pass|FAIL))/.test(line));
+    };
+    const serial = await rows();
+    expect(serial).to.have.length(4);
+    expect(await rows("--jobs", "3")).to.deep.equal(serial);
   });
 
   it("expected failures print one line without a stack trace and exit 1", async () => {

@@ -43,6 +43,7 @@ commands:
     --json                one JSON object: verdict, invariants, perturbations, tps, latency_ms, view_changes, seed
   sim [MANIFEST]        the whole network in this process on a virtual clock: seeded faults and load, every invariant
     --seeds N [--from S]  run seeds S..S+N-1 (default 10 from 1) and print a table; exit 1 when one fails
+    --jobs J              with --seeds: spread the seeds over J processes (one per core; the runs are the same)
     --replay SEED         run one seed again exactly; prints its trace hash (the same every time)
     --shrink              with --replay: reduce a failing seed's faults to a smallest schedule that still fails
     --trace FILE          with --replay: write every message, timer, fault and commit in order (JSON lines)

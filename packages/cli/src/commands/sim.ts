@@ -18,7 +18,7 @@ const traceError = (file: string) => (error: NodeJS.ErrnoException) => {
 };
 
 /**
- * `chainsim sim [MANIFEST] --seeds N [--from S] [--duration-ms MS] [--json]` and
+ * `chainsim sim [MANIFEST] --seeds N [--from S] [--jobs J] [--duration-ms MS] [--json]` and
  * `chainsim sim [MANIFEST] --replay SEED [--shrink] [--trace FILE] [--view [--port P] [--host H]]`: the whole
  * network in this process on a virtual clock, one run per seed (docs/simulation.md). Exit 1 when a seed
  * fails; with --view it serves the replayed run's trace until Ctrl-C.
@@ -37,6 +37,7 @@ export async function sim(args: string[]): Promise<number | undefined> {
       port: { type: "string" },
       host: { type: "string" },
       "duration-ms": { type: "string" },
+      jobs: { type: "string" },
       json: { type: "boolean" },
     },
     1,
@@ -47,6 +48,9 @@ export async function sim(args: string[]): Promise<number | undefined> {
   if ((values.port !== undefined || values.host !== undefined) && !values.view) throw usageError("sim: --port and --host go with --view");
   // a run draws from 32-bit seeds: a larger one would replay another's run (4294967303 is seed 7)
   if (replay !== undefined && replay > MAX_SEED) throw usageError(`sim: --replay should be at most ${MAX_SEED}`);
+  if (values.jobs !== undefined && replay !== undefined) throw usageError("sim: --jobs goes with --seeds");
+  const jobs = integerFlag("jobs", values.jobs) ?? 1;
+  if (jobs < 1) throw usageError("sim: --jobs should be at least 1");
   const port = integerFlag("port", values.port) ?? 0;
   if (port > 65_535) throw usageError(`sim: --port should be at most 65535, got ${port}`);
   const manifest = await loadManifest(positionals[0] ?? DEFAULT_MANIFEST_PATH);
@@ -80,8 +84,12 @@ export async function sim(args: string[]): Promise<number | undefined> {
   const from = integerFlag("from", values.from) ?? 1;
   if (count < 1) throw usageError("sim: --seeds should be at least 1");
   if (from + count - 1 > MAX_SEED) throw usageError(`sim: seeds run up to ${MAX_SEED}; --from ${from} --seeds ${count} goes past it`);
-  const { report, results } = await runSeeds(options, from, count, (result, ms) =>
-    process.stderr.write(`seed ${result.seed}: ${result.ok ? "pass" : `FAIL (${result.failures[0]!.invariant})`}, ${result.ledgers} ledgers, ${(ms / 1000).toFixed(1)} s\n`),
+  const { report, results } = await runSeeds(
+    options,
+    from,
+    count,
+    (result, ms) => process.stderr.write(`seed ${result.seed}: ${result.ok ? "pass" : `FAIL (${result.failures[0]!.invariant})`}, ${result.ledgers} ledgers, ${(ms / 1000).toFixed(1)} s\n`),
+    jobs,
   );
   process.stdout.write((values.json ? JSON.stringify(report) : formatSeeds(results, report)) + "\n");
   return report.failed.length === 0 ? 0 : 1;

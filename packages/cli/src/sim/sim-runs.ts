@@ -1,3 +1,5 @@
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { simulate, type SimulationOptions, type SimulationResult } from "@chainsim/sim";
 import { formatTable } from "../output.js";
 
@@ -9,16 +11,37 @@ export interface SeedsReport {
   simulated_seconds_per_run: number;
 }
 
-/** Runs seeds `from` .. `from + count - 1` one after another; `onRun` hears each result as it comes. */
-export async function runSeeds(options: Omit<SimulationOptions, "seed">, from: number, count: number, onRun: (result: SimulationResult, ms: number) => void): Promise<{ report: SeedsReport; results: SimulationResult[] }> {
+const SEED_WORKER = fileURLToPath(new URL("./seed-worker.js", import.meta.url));
+
+/**
+ * Runs seeds `from` .. `from + count - 1`: one after another, or spread over `jobs` worker processes (each
+ * seed's run is the same wherever it runs). `onRun` hears each result as it comes; the results come back in
+ * seed order.
+ */
+export async function runSeeds(
+  options: Omit<SimulationOptions, "seed">,
+  from: number,
+  count: number,
+  onRun: (result: SimulationResult, ms: number) => void,
+  jobs = 1,
+): Promise<{ report: SeedsReport; results: SimulationResult[] }> {
   const started = performance.now();
+  const seeds = Array.from({ length: count }, (_, i) => from + i);
   const results: SimulationResult[] = [];
-  for (let seed = from; seed < from + count; seed++) {
-    const runStarted = performance.now();
-    const result = await simulate({ ...options, seed });
+  const take = (result: SimulationResult, ms: number) => {
     results.push(result);
-    onRun(result, performance.now() - runStarted);
+    onRun(result, ms);
+  };
+  if (jobs <= 1) {
+    for (const seed of seeds) {
+      const runStarted = performance.now();
+      take(await simulate({ ...options, seed }), performance.now() - runStarted);
+    }
+  } else {
+    const shares = Array.from({ length: jobs }, (_, j) => seeds.filter((_, i) => i % jobs === j)).filter((share) => share.length > 0);
+    await Promise.all(shares.map((share) => inWorker(options, share, take)));
   }
+  results.sort((a, b) => a.seed - b.seed);
   const minutes = (performance.now() - started) / 60_000;
   const report: SeedsReport = {
     runs: results.length,
@@ -27,6 +50,25 @@ export async function runSeeds(options: Omit<SimulationOptions, "seed">, from: n
     simulated_seconds_per_run: Math.round(results.reduce((sum, r) => sum + r.simulated_ms, 0) / results.length / 100) / 10,
   };
   return { report, results };
+}
+
+/** Runs `seeds` in a worker process (seed-worker.ts), handing each result to `take`. */
+function inWorker(options: Omit<SimulationOptions, "seed">, seeds: number[], take: (result: SimulationResult, ms: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // "advanced" serialization carries the configs' bigints
+    const child = fork(SEED_WORKER, [], { serialization: "advanced", execArgv: ["--no-node-snapshot"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    let received = 0;
+    child.on("message", ({ result, ms }: { result: SimulationResult; ms: number }) => {
+      received++;
+      take(result, ms);
+    });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      if (received === seeds.length) resolve();
+      else reject(new Error(`a seed worker ended (${signal ?? `exit code ${code}`}) after ${received} of its ${seeds.length} seeds`));
+    });
+    child.send({ options, seeds });
+  });
 }
 
 /** One row per seed, then the totals. */
