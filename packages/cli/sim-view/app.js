@@ -1,7 +1,8 @@
 // The trace view page (docs/simulation.md, "The trace view"): loads ./trace.jsonl from its server, or a trace file the user
 // opens, and lets them zoom and pan over the timeline. Plain browser JavaScript, no build step, no network
 // beyond its own server. The body's data-* attributes (lanes, arrows, view-start, view-end) are for tests.
-"use strict";
+import { buildModel, MESSAGE_TYPES, parseTraceFile } from "./trace-model.js";
+import { AXIS_HEIGHT, drawTimeline, hitAt, MARK_COLORS, SPAN_STYLES, VIOLATION_RED } from "./timeline.js";
 
 const MIN_VIEW_MS = 2;
 /** "go to violation" shows this long a stretch around it: its last messages are readable there. */
@@ -27,7 +28,7 @@ async function loadFromServer() {
 
 function show(text, source) {
   try {
-    state.model = buildModel(parseTraceText(text));
+    state.model = buildModel(parseTraceFile(text));
   } catch (error) {
     state.model = undefined;
     $("violation").hidden = true;

@@ -1,16 +1,16 @@
 // The trace view's canvas: one lane per validator, time left to right. Only what is in view is drawn, each
 // kind found by binary search, and strokes are batched by color: a frame of 100k entries stays fast.
-"use strict";
+import { lowerBound, MESSAGE_TYPES } from "./trace-model.js";
 
-const AXIS_HEIGHT = 30;
+export const AXIS_HEIGHT = 30;
 const LANE_INK = { even: "#ffffff", odd: "#f5f7fa", line: "#ced4da", grid: "#edf0f3", axis: "#495057" };
-const SPAN_STYLES = {
+export const SPAN_STYLES = {
   fault: { fill: "rgba(240, 140, 0, 0.14)", edge: "#f08c00" },
   crash: { fill: "rgba(73, 80, 87, 0.22)", edge: "#495057" },
   pause: { fill: "rgba(140, 91, 214, 0.16)", edge: "#8c5bd6" },
 };
-const MARK_COLORS = { fault: "#f08c00", heal: "#2f9e44", start: "#2b8a3e", crash: "#212529", pause: "#8c5bd6", resume: "#8c5bd6", penalize: "#a0703c", commit: "#212529" };
-const VIOLATION_RED = "#e03131";
+export const MARK_COLORS = { fault: "#f08c00", heal: "#2f9e44", start: "#2b8a3e", crash: "#212529", pause: "#8c5bd6", resume: "#8c5bd6", penalize: "#a0703c", commit: "#212529" };
+export const VIOLATION_RED = "#e03131";
 /** Below these counts in view, arrows and commits carry their labels (where a label has room). */
 const LABELLED_ARROWS = 150;
 const LABELLED_COMMITS = 2000;
@@ -33,7 +33,7 @@ function geometry(model, view, width, height) {
  * Draws the model's part in `view` ({start, end} in ms); returns how many arrows it drew and the hit
  * targets for the tooltip (`hover`, one of them, is drawn highlighted).
  */
-function drawTimeline(ctx, model, view, options) {
+export function drawTimeline(ctx, model, view, options) {
   const g = geometry(model, view, options.width, options.height);
   const hits = [];
   ctx.clearRect(0, 0, g.width, g.height);
@@ -336,7 +336,7 @@ function drawHighlight(ctx, hit) {
 }
 
 /** The hit target nearest to (x, y): a mark or drop within 7 px, an arrow within 5 px, else a span under it. */
-function hitAt(hits, x, y) {
+export function hitAt(hits, x, y) {
   let best;
   let bestDistance = Infinity;
   for (const hit of hits) {

@@ -1,11 +1,10 @@
-// The trace view's data: a trace file (packages/sim/src/trace-file.ts, which this reading mirrors) read into
-// what the timeline draws, each kind sorted by time so that a frame finds what is in view by binary search.
-"use strict";
-
-const TRACE_FORMAT = "chainsim-sim-trace/1";
+// The trace view's data: a trace file, read by packages/sim/src/trace-file.ts itself (the page server serves
+// its compiled module as ./trace-file.js), made into what the timeline draws, each kind sorted by time so
+// that a frame finds what is in view by binary search.
+export { parseTraceFile } from "./trace-file.js";
 
 /** Message types by the first word of a trace entry's `what`, in legend order. */
-const MESSAGE_TYPES = [
+export const MESSAGE_TYPES = [
   { name: "PRE-PREPARE", color: "#1a56db" },
   { name: "PREPARE", color: "#0e9aa7" },
   { name: "COMMIT", color: "#2f9e44" },
@@ -23,36 +22,11 @@ const typeOf = (what) => TYPE_INDEX.get(String(what).split(" ")[0]) ?? TYPE_INDE
 /** Kinds that open a span on a lane, and the kind that closes it. */
 const SPAN_CLOSERS = { fault: "heal", crash: "start", pause: "resume" };
 
-/** Parses a trace file's text; throws an Error naming the line that is wrong. */
-function parseTraceText(text) {
-  const lines = text.split("\n").filter((line) => line.trim() !== "");
-  if (lines.length === 0) throw new Error("not a trace file: it is empty");
-  const parse = (line, number) => {
-    let value;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw new Error(`bad trace file: line ${number} is not JSON (${error.message})`);
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`bad trace file: line ${number} is not a JSON object`);
-    return value;
-  };
-  const header = parse(lines[0], 1);
-  if (header.format !== TRACE_FORMAT) throw new Error(`not a trace file: line 1 has format ${JSON.stringify(header.format)}, expected "${TRACE_FORMAT}"`);
-  if (!Array.isArray(header.nodes) || typeof header.seed !== "number") throw new Error("not a trace file: line 1 lacks seed or nodes");
-  const entries = lines.slice(1).map((line, i) => {
-    const entry = parse(line, i + 2);
-    if (typeof entry.t !== "number" || typeof entry.kind !== "string") throw new Error(`bad trace file: line ${i + 2} has no t or kind`);
-    return entry;
-  });
-  return { header, entries };
-}
-
 /**
  * What the timeline draws, from a parsed trace: lanes, arrows (one per received copy), drops, timers per
  * lane, spans (fault to heal, crash to start, pause to resume), point marks, and violations.
  */
-function buildModel({ header, entries }) {
+export function buildModel({ header, entries }) {
   const lanes = [...header.nodes];
   const laneOf = new Map(lanes.map((name, i) => [name, i]));
   const lane = (name) => {
@@ -144,7 +118,7 @@ function spanLanes(e) {
 }
 
 /** The first index of `items` (sorted by `key`) whose key is at least `value`. */
-function lowerBound(items, value, key = (x) => x) {
+export function lowerBound(items, value, key = (x) => x) {
   let low = 0;
   let high = items.length;
   while (low < high) {
