@@ -51,10 +51,15 @@ export class ClientDriver {
     scheduler.at(50 + Math.floor(pick() * 200), "load", "load", () => this.step());
   }
 
-  /** A client submits again what it has not seen committed on the first validator that is up. */
+  /**
+   * A client submits again what it has not seen committed, to the validator furthest ahead: a validator still
+   * catching up may refuse a transaction for a state it has not reached ("source account does not exist"),
+   * and the client would take that refusal as final.
+   */
   private retry(): void {
     const { scheduler, tasks, load, validators, fail } = this.parts;
-    const reference = validators.find((v) => v.state === "up");
+    const tip = (v: SimValidator) => (v.state === "up" ? Number(v.core!.ledgers.lastHeader.seq) : -1);
+    const reference = validators.reduce<SimValidator | undefined>((best, v) => (tip(v) >= 0 && (!best || tip(v) > tip(best)) ? v : best), undefined);
     if (reference) {
       tasks.track(async () => {
         const missing: string[] = [];
@@ -62,7 +67,7 @@ export class ClientDriver {
           if (await reference.core!.ledgers.ledgers.record(hash)) this.committed.add(hash);
           else missing.push(hash);
         }
-        if (missing.length > 0) await load.resubmit(this.anyValidator(), missing, scheduler.now());
+        if (missing.length > 0) await load.resubmit(reference, missing, scheduler.now());
       }, fail("load"));
     }
     scheduler.at(RESUBMIT_MS, "load", "resubmit", () => this.retry());

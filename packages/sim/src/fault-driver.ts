@@ -1,5 +1,5 @@
 import type { PerturbationRecord } from "./invariants/history.js";
-import { describeFault, type SimFault, type SimFaultKind } from "./faults.js";
+import { describeFault, stalled, type SimFault, type SimFaultKind } from "./faults.js";
 import type { PendingTasks } from "./pending.js";
 import { SimValidator, type SimRun } from "./sim-validator.js";
 import type { ConductWatch } from "./watchers.js";
@@ -13,11 +13,16 @@ export interface FaultDriverParts {
   fail: (invariant: string) => (error: unknown) => void;
   /** Seeds for the fault planes of twins. */
   faultSeeds: () => number;
+  /** The whole schedule: which validators later faults stall. */
+  schedule: SimFault[];
+  /** How long after a heal the honest validators must have passed the tip (the scenario checker's bound). */
+  boundMs: number;
 }
 
 /**
  * Carries out a fault schedule on the simulated network (docs/simulation.md, "Faults"): each fault at its
- * time, traced, healed after its duration, and recorded for the liveness check.
+ * time, traced, healed after its duration, and recorded for the liveness check with the validators that
+ * owe progress after it.
  */
 export class FaultDriver {
   /** Each fault as it happened: the validators owed progress once it healed. */
@@ -30,12 +35,24 @@ export class FaultDriver {
     scheduler.at(fault.at_ms - scheduler.elapsed, "faults", "fault", () => this.begin(fault));
   }
 
+  /**
+   * The validators that must pass the tip within the bound after `fault` heals: all but those it stalls
+   * and those a later fault stalls before that bound ends (their progress is the later fault's to judge).
+   */
+  private owedProgress(fault: SimFault): string[] {
+    const names = this.parts.validators.map((v) => v.name);
+    const windowEnd = fault.at_ms + fault.duration_ms + this.parts.boundMs;
+    const excused = new Set([fault, ...this.parts.schedule.filter((later) => later.at_ms > fault.at_ms && later.at_ms <= windowEnd)].flatMap((f) => stalled(f, names)));
+    return names.filter((name) => !excused.has(name));
+  }
+
   private begin(fault: SimFault): void {
     const { run, validators, conduct, tasks, fail } = this.parts;
     const { scheduler, wire } = run;
     const v = validators.find((x) => x.name === fault.node)!;
     scheduler.trace({ kind: "fault", node: fault.node, what: describeFault(fault) });
-    this.records.push({ node: fault.node, kind: fault.kind, at_ms: scheduler.now(), healed_ms: scheduler.now() + fault.duration_ms, honest: validators.filter((x) => x !== v).map((x) => x.name) });
+    const record = { node: fault.node, kind: fault.kind, at_ms: scheduler.now(), healed_ms: scheduler.now() + fault.duration_ms, honest: this.owedProgress(fault) };
+    if (record.honest.length > 0) this.records.push(record);
     const heal = (then: () => void) =>
       scheduler.at(fault.duration_ms, "faults", "heal", () => {
         scheduler.trace({ kind: "heal", node: fault.node, what: describeFault(fault) });

@@ -53,3 +53,12 @@ export function describeFault(fault: SimFault): string {
   const extra = fault.mode ?? fault.point ?? (fault.kept !== undefined ? `kept ${fault.kept}` : fault.side ? `{${fault.side.join(",")}} from the rest` : "");
   return `${fault.node} ${fault.kind}${extra ? ` ${extra}` : ""} for ${fault.duration_ms} ms`;
 }
+
+/**
+ * The validators a fault may stop from closing ledgers: its own, or for a partition that leaves no side
+ * a quorum (half the network cut off from the other half), all of them.
+ */
+export function stalled(fault: SimFault, nodes: string[]): string[] {
+  if (fault.kind === "partition" && 2 * fault.side!.length >= nodes.length) return nodes;
+  return fault.kind === "partition" ? fault.side! : [fault.node];
+}

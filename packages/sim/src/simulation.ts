@@ -107,8 +107,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     const load = new SimLoad(config0.network, options.genesisPrivateKey, config0.genesis.chain_id, config0.genesis.gas_price, stream(0x5eed0003));
     const schedule = options.schedule ?? drawSchedule(stream(0x5eed0004), validators.map((v) => v.name), 3_000, durationMs, options.faultKinds ?? SIM_FAULT_KINDS);
     const clients = new ClientDriver({ scheduler, tasks, load, validators, pick: stream(0x5eed0005), fail });
-    const faults = new FaultDriver({ run, validators, conduct, tasks, fail, faultSeeds: () => Math.floor(faultSeeds() * 2 ** 32) });
     const bound = livenessBoundMs(validators.length, config0.consensus);
+    const faults = new FaultDriver({ run, validators, conduct, tasks, fail, faultSeeds: () => Math.floor(faultSeeds() * 2 ** 32), schedule, boundMs: bound });
     // every heal's recovery seen, or its bound passed: liveness is decided
     const healsDecided = () => {
       const sorted = [...clients.samples].sort((x, y) => x.at_ms - y.at_ms);
