@@ -9,11 +9,11 @@ const network = (name: string) => fileURLToPath(new URL(`../../../networks/${nam
 
 /**
  * CI's budget of whole-network simulation seeds (docs/simulation.md, "In CI"), through `chainsim sim`:
- * CHAINSIM_SIM_BUDGET="local-4 seeds,local-7 seeds" (default 300,20), each run 12 s of virtual load and faults.
+ * CHAINSIM_SIM_BUDGET="local-4 seeds,local-7 seeds" (default 300,10), each run 8 s of virtual load and faults.
  * `chainsim sim networks/local-4.toml --seeds 1000` runs more on a machine of your own.
  */
-const [LOCAL4_SEEDS, LOCAL7_SEEDS] = (process.env.CHAINSIM_SIM_BUDGET ?? "300,20").split(",").map(Number);
-const DURATION_MS = "12000";
+const [LOCAL4_SEEDS, LOCAL7_SEEDS] = (process.env.CHAINSIM_SIM_BUDGET ?? "300,10").split(",").map(Number);
+const DURATION_MS = "8000";
 
 describe("e2e: chainsim sim, CI's budget of seeds", function () {
   this.timeout(30 * 60_000);
