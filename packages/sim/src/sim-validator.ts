@@ -7,9 +7,6 @@ import type { SimWire } from "./sim-network.js";
 import type { CommitWatch } from "./watchers.js";
 import type { PendingTasks } from "./pending.js";
 
-/** Log lines kept per validator for a failure's detail (the newest). */
-const LOG_KEPT = 200;
-
 export type ValidatorState = "up" | "down" | "paused";
 
 /** What every validator of one run shares. */
@@ -43,7 +40,6 @@ export class SimValidator {
   readonly name: string;
   readonly address: string;
   readonly disk = new SimDisk();
-  readonly log: string[] = [];
   state: ValidatorState = "down";
   core: ValidatorCore | undefined;
   /** The fault plane of a Byzantine validator (its modes are set on it). */
@@ -84,7 +80,7 @@ export class SimValidator {
       network: faults?.network ?? wired,
       contracts: this.run.contracts,
       crypto,
-      log: this.nodeLog(incarnation),
+      log: SimValidator.silentLog,
       clock,
       verifier: this.run.verifier,
       unsafeQuorum: this.run.unsafeQuorum,
@@ -171,14 +167,12 @@ export class SimValidator {
     this.run.scheduler.trace({ kind: "resume", node: this.name, what: "resumed" });
   }
 
-  /** A NodeLog keeping this incarnation's newest lines, with their virtual time; never the real clock. */
-  private nodeLog(incarnation: number): NodeLog {
-    const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-      this.log.push(`${this.run.scheduler.elapsed} ${this.name}#${incarnation} ${level} ${message}${fields ? ` ${JSON.stringify(fields, (_key, value) => (typeof value === "bigint" ? value.toString() : value))}` : ""}`);
-      if (this.log.length > LOG_KEPT) this.log.splice(0, this.log.length - LOG_KEPT);
-    };
-    return Object.assign(keep("info"), Object.fromEntries(LOG_LEVELS.map((level) => [level, keep(level)]))) as unknown as NodeLog;
-  }
+  /**
+   * The validators' logs go nowhere: nothing in a run reads them, and formatting every line cost time. The
+   * trace (`--trace`) says what happened.
+   */
+  private static readonly silentLog: NodeLog = Object.assign(() => {}, Object.fromEntries(LOG_LEVELS.map((level) => [level, () => {}]))) as unknown as NodeLog;
+
 }
 
 /** The coins every account of `core`'s state holds together. */
