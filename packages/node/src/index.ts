@@ -7,6 +7,7 @@ export { STORE_POINTS, type StorePoint } from "./ledger/ledger-manager.js";
 export { systemClock, type Clock, type ClockTimer } from "./clock.js";
 export { openValidatorCore, type ValidatorCore, type ValidatorCoreParts } from "./validator-core.js";
 export { Databases, DATABASE_NAMES, type DatabaseName, type Db } from "./storage/databases.js";
+export { METADATA } from "./state/entries.js";
 export { validatorCrypto } from "./consensus/validator-crypto.js";
 export { withFaultPlane, type FaultPlane } from "./faults/index.js";
 export type { ContractSupport } from "./execution/executor.js";

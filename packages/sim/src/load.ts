@@ -1,5 +1,6 @@
-import { ChainError, codecs, devKeySeed, fromHex, OperationType, signBlob, SignedTransaction, toHex, addressFromPublicKey, decodePrivateKey, type Operation, type Signature } from "@chainsim/protocol";
+import { ChainError, codecs, ContractType, devKeySeed, fromHex, OperationType, signBlob, SignedTransaction, toHex, addressFromPublicKey, decodePrivateKey, type Operation, type Signature } from "@chainsim/protocol";
 import { NodeEd25519Signer } from "@chainsim/protocol/node-crypto";
+import binaryen from "binaryen";
 import type { History } from "./invariants/history.js";
 import type { SimValidator } from "./sim-validator.js";
 
@@ -7,6 +8,42 @@ import type { SimValidator } from "./sim-validator.js";
 const COUNTER = `function init() { Chain.store("count", "0"); }
 function main(input) { Chain.store("count", String(Number(Chain.load("count")) + 1)); Chain.tlog("counted", input); }
 function query() { return Chain.load("count"); }`;
+
+/**
+ * A WebAssembly contract (docs/wasm-abi.md) written in the text format: its `main` reads its input with
+ * `call("input")` and stores it under the key "last" with `call("store", ["last", input])`, so a wasm run
+ * that differed between validators would change the ledger hash.
+ */
+const LAST_INPUT_WAT = `(module
+  (import "env" "call" (func $call (param i32 i32 i32 i32) (result i32)))
+  (import "env" "result" (func $result (param i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 0) "input")
+  (data (i32.const 16) "store")
+  (data (i32.const 32) "[]")
+  (data (i32.const 1024) "[\\"last\\",")
+  (func (export "apply") (param i64 i64 i64) (local $length i32)
+    (if (i64.eq (local.get 1) (i64.const 1)) (then
+      (local.set $length (call $call (i32.const 0) (i32.const 5) (i32.const 32) (i32.const 2)))
+      (call $result (i32.const 1032))
+      (i32.store8 (i32.add (i32.const 1032) (local.get $length)) (i32.const 93))
+      (drop (call $call (i32.const 16) (i32.const 5) (i32.const 1024) (i32.add (local.get $length) (i32.const 9))))))))`;
+
+/** The contracts the load deploys, in order, then calls. */
+const CONTRACTS = [
+  { type: ContractType.JAVASCRIPT, payload: COUNTER },
+  { type: ContractType.WASM, payload: assembleWat(LAST_INPUT_WAT) },
+] as const;
+
+function assembleWat(text: string): string {
+  const module = binaryen.parseText(text);
+  try {
+    if (!module.validate()) throw new Error("the load's wasm contract does not validate");
+    return Buffer.from(module.emitBinary()).toString("base64");
+  } finally {
+    module.dispose();
+  }
+}
 
 const FEE_LIMIT = 1_000_000n;
 
@@ -42,8 +79,8 @@ export class SimLoad {
   private readonly genesis: LoadAccount;
   private readonly accounts: LoadAccount[];
   private funded = false;
-  private contract: string | undefined;
-  private deployHash: string | undefined;
+  /** Per entry of CONTRACTS: the deployment's hash once accepted, and the contract's address once committed. */
+  private readonly deployments: { hash?: string; address?: string }[] = CONTRACTS.map(() => ({}));
   private joint = false;
 
   constructor(
@@ -82,14 +119,17 @@ export class SimLoad {
   /** One load step at `nowMs` against `validator`: funding first, until it is committed; then a seeded mix. */
   async step(validator: SimValidator, nowMs: number): Promise<void> {
     if (!this.funded) return this.fund(validator, nowMs);
-    if (this.deployHash && !this.contract) await this.readContractAddress(validator);
+    for (const deployment of this.deployments) if (deployment.hash && !deployment.address) await this.readContractAddress(validator, deployment);
+    const undeployed = this.deployments.findIndex((d) => !d.hash);
+    const callable = this.deployments.filter((d) => d.address);
     const roll = this.random();
-    const kind: LoadKind = roll < 0.08 ? "bad" : !this.deployHash ? "deploy" : !this.joint ? "joint" : roll < 0.25 && this.contract ? "call" : "transfer";
+    const kind: LoadKind = roll < 0.08 ? "bad" : undeployed >= 0 ? "deploy" : !this.joint ? "joint" : roll < 0.25 && callable.length > 0 ? "call" : "transfer";
     const from = this.accounts[Math.floor(this.random() * this.accounts.length)]!;
     const to = this.accounts[Math.floor(this.random() * this.accounts.length)]!;
     if (kind === "deploy") {
-      const tx = await this.sign(from, [{ type: OperationType.CREATE_ACCOUNT, create_account: { contract: { payload: COUNTER }, init_balance: 0n, init_input: "", priv: { thresholds: { tx_threshold: 1n } } } }], CONTRACT_FEE_LIMIT);
-      if (await this.submit(validator, tx, from, nowMs)) this.deployHash = tx.hashHex;
+      const { type, payload } = CONTRACTS[undeployed]!;
+      const tx = await this.sign(from, [{ type: OperationType.CREATE_ACCOUNT, create_account: { contract: { type, payload }, init_balance: 0n, init_input: "", priv: { thresholds: { tx_threshold: 1n } } } }], CONTRACT_FEE_LIMIT);
+      if (await this.submit(validator, tx, from, nowMs)) this.deployments[undeployed]!.hash = tx.hashHex;
     } else if (kind === "joint") {
       // the first account takes the second as a signer and needs both from then on
       const [owner, partner] = this.accounts as [LoadAccount, LoadAccount];
@@ -103,7 +143,8 @@ export class SimLoad {
         this.joint = true;
       }
     } else if (kind === "call") {
-      const tx = await this.sign(from, [{ type: OperationType.PAY_COIN, pay_coin: { dest_address: this.contract, amount: 0n, input: String(nowMs) } }], CONTRACT_FEE_LIMIT);
+      const contract = callable[Math.floor(this.random() * callable.length)]!;
+      const tx = await this.sign(from, [{ type: OperationType.PAY_COIN, pay_coin: { dest_address: contract.address, amount: 0n, input: String(nowMs) } }], CONTRACT_FEE_LIMIT);
       await this.submit(validator, tx, from, nowMs);
     } else if (kind === "transfer") {
       const amount = 1n + BigInt(Math.floor(this.random() * 1000));
@@ -140,16 +181,16 @@ export class SimLoad {
     await this.record(validator, tx, nowMs);
   }
 
-  private async readContractAddress(validator: SimValidator): Promise<void> {
+  private async readContractAddress(validator: SimValidator, deployment: { hash?: string; address?: string }): Promise<void> {
     const core = validator.core;
     if (!core) return; // down: the client asks another validator at a later step
-    const record = await core.ledgers.ledgers.record(this.deployHash!);
+    const record = await core.ledgers.ledgers.record(deployment.hash!);
     if (!record) return;
     if ((record.error_code ?? 0) !== 0) {
-      this.deployHash = undefined; // refused in its ledger (a fee, a nonce): deploy again
+      deployment.hash = undefined; // refused in its ledger (a fee, a nonce): deploy again
       return;
     }
-    this.contract = (JSON.parse(record.error_desc!) as { contract_address: string }[])[0]!.contract_address;
+    deployment.address = (JSON.parse(record.error_desc!) as { contract_address: string }[])[0]!.contract_address;
   }
 
   /** Transactions every validator must refuse at admission: a broken signature, a fee limit under the fee, another chain, a used nonce. */

@@ -1,4 +1,4 @@
-import { DEFAULT_CONTRACT_LIMITS, JsRuntime } from "@chainsim/contracts";
+import { ContractEngines, DEFAULT_CONTRACT_LIMITS, JsRuntime, WasmRuntime } from "@chainsim/contracts";
 import type { NodeConfig, ValidatorCore } from "@chainsim/node";
 import { fromHex, seededRandom } from "@chainsim/protocol";
 import { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
@@ -82,7 +82,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const wire = new SimWire(scheduler, stream(0x5eed0001), options.wire ?? DEFAULT_WIRE, names);
   const config0 = configs[0]!;
   const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config0.contracts.steps, builtinSteps: config0.contracts.builtin_steps, lint: config0.contracts.lint, timeMs: SIM_CONTRACT_GUARD_MS };
-  const runtime = new CountedRuntime(new JsRuntime(limits));
+  const runtime = new CountedRuntime(new ContractEngines(new JsRuntime(limits), new WasmRuntime(limits)));
   const tasks = new PendingTasks();
   scheduler.watch(runtime);
   scheduler.watch(tasks);
