@@ -1,5 +1,5 @@
 import type { PerturbationRecord } from "./invariants/history.js";
-import { describeFault, overlap, stalled, type SimFault, type SimFaultKind } from "./faults.js";
+import { describeFault, overlaps, stalled, type SimFault, type SimFaultKind } from "./faults.js";
 import type { PendingTasks } from "./pending.js";
 import { SimValidator, type SimRun } from "./sim-validator.js";
 import type { ConductWatch } from "./watchers.js";
@@ -37,13 +37,13 @@ export class FaultDriver {
 
   /**
    * The validators that must pass the tip within the bound after `fault` heals: all but those it stalls
-   * and those another fault stalls while this one is on or within that bound (a fault overlapping this
-   * one, or a later one: their progress is that fault's to judge).
+   * and those another fault stalls while this one is on or before that bound ends (one overlapping it, or
+   * a later one). Those are not judged here; the end's caught_up check still wants them at the tip.
    */
   private owedProgress(fault: SimFault): string[] {
     const names = this.parts.validators.map((v) => v.name);
     const { boundMs } = this.parts;
-    const others = this.parts.schedule.filter((other) => other !== fault && overlap(fault, other, boundMs));
+    const others = this.parts.schedule.filter((other) => other !== fault && overlaps(fault, other, boundMs));
     const excused = new Set([fault, ...others].flatMap((f) => stalled(f, names)));
     return names.filter((name) => !excused.has(name));
   }

@@ -26,14 +26,15 @@ export interface SimFault {
 /** How often a fault starts while the one before it is still on (on another validator). */
 const OVERLAP_CHANCE = 0.3;
 
-/** Faults that make their validator Byzantine (a wiped one forgot its votes): at most one at a time. */
-const ADVERSARIAL: readonly SimFaultKind[] = ["byzantine", "twin", "wipe"];
+/** Faults that make their validator Byzantine: at most one at a time (a wipe, amnesia, overlaps nothing). */
+const ADVERSARIAL: readonly SimFaultKind[] = ["byzantine", "twin"];
 
 /**
  * A fault schedule drawn from `random`, from `startMs` until `endMs`: faults one after another, and now and
  * then one that starts while the one before it is still on, on another validator, so that at most two are
  * on at once. Two may stall the network (two of four validators down); safety must hold all the same, as
- * at most one of them is Byzantine (ADVERSARIAL) and the two are never both partitions (the wire has one).
+ * at most one of them is Byzantine (ADVERSARIAL), a wipe overlaps nothing, and the two are never both
+ * partitions (the wire has one).
  */
 export function drawSchedule(random: () => number, nodes: string[], startMs: number, endMs: number, kinds: readonly SimFaultKind[] = SIM_FAULT_KINDS): SimFault[] {
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
@@ -48,27 +49,34 @@ export function drawSchedule(random: () => number, nodes: string[], startMs: num
     const duration = kind === "partition" ? 2_000 + Math.floor(random() * 10_000) : 500 + Math.floor(random() * 4_500);
     const on = overlappable && random() < OVERLAP_CHANCE && compatible(overlappable, kind) ? overlappable : undefined;
     const at = on ? on.at_ms + Math.floor(random() * on.duration_ms) : next;
-    if (at + duration > endMs) return schedule;
-    const fault: SimFault = { at_ms: at, node: pick(on ? nodes.filter((n) => n !== on.node) : nodes), kind, duration_ms: duration };
+    // the last fault is cut to the run's end, if that leaves it its shortest length
+    if (at + (kind === "partition" ? 2_000 : 500) > endMs) return schedule;
+    const fault: SimFault = { at_ms: at, node: pick(on ? nodes.filter((n) => n !== on.node) : nodes), kind, duration_ms: Math.min(duration, endMs - at) };
     if (kind === "byzantine") fault.mode = pick(BYZANTINE_MODES);
     if (kind === "crash-at-write") fault.point = pick(STORE_POINTS);
     if (kind === "power-cut") fault.kept = Math.floor(random() * 100) / 100;
     // one validator cut off, or the network split in two halves (each below a quorum)
-    if (kind === "partition") fault.side = random() < 0.5 ? [fault.node] : nodes.filter((n) => n === fault.node || random() < 0.5).slice(0, Math.floor(nodes.length / 2));
+    if (kind === "partition") fault.side = random() < 0.5 ? [fault.node] : [fault.node, ...nodes.filter((n) => n !== fault.node && random() < 0.5)].slice(0, Math.floor(nodes.length / 2));
     schedule.push(fault);
-    next = Math.max(next, at + duration + 500 + Math.floor(random() * 2_500));
+    next = Math.max(next, at + fault.duration_ms + 500 + Math.floor(random() * 2_500));
     overlappable = on ? undefined : fault;
   }
 }
 
+/**
+ * Whether a fault of `kind` may start while `on` is on. A wipe overlaps nothing: its validator forgets its
+ * votes, and a slot it voted in that another fault keeps undecided would stay open to a second
+ * equivocator after both heal.
+ */
 function compatible(on: SimFault, kind: SimFaultKind): boolean {
+  if (on.kind === "wipe" || kind === "wipe") return false;
   if (on.kind === "partition" && kind === "partition") return false;
   return !(ADVERSARIAL.includes(on.kind) && ADVERSARIAL.includes(kind));
 }
 
-/** Whether two faults' spans, each with `afterMs` added to its end, meet. */
-export function overlap(a: SimFault, b: SimFault, afterMs: number): boolean {
-  return a.at_ms <= b.at_ms + b.duration_ms + afterMs && b.at_ms <= a.at_ms + a.duration_ms + afterMs;
+/** Whether `other` is on at some time from `fault`'s start until `afterMs` past its end. */
+export function overlaps(fault: SimFault, other: SimFault, afterMs: number): boolean {
+  return other.at_ms <= fault.at_ms + fault.duration_ms + afterMs && fault.at_ms <= other.at_ms + other.duration_ms;
 }
 
 /** A fault as the trace and the report show it. */

@@ -10,29 +10,41 @@ function main(input) { Chain.store("count", String(Number(Chain.load("count")) +
 function query() { return Chain.load("count"); }`;
 
 /**
- * A WebAssembly contract (docs/wasm-abi.md) written in the text format: its `main` reads its input with
- * `call("input")` and stores it under the key "last" with `call("store", ["last", input])`, so a wasm run
- * that differed between validators would change the ledger hash.
+ * A WebAssembly contract (docs/wasm-abi.md) written in the text format. Its `main` stores, through the host
+ * interface, its input under "last", then what `load("last")` reads back under "copy", then the
+ * transaction's hash under "tx": a wasm run that differed between validators would change the ledger hash.
+ * `$keep` runs a built-in and stores its JSON result under a key: the store's argument array is built in
+ * place, its prefix (`["key",`) a data segment, the result copied right after it, then `]`.
  */
-const LAST_INPUT_WAT = `(module
+const KEEPING_WAT = `(module
   (import "env" "call" (func $call (param i32 i32 i32 i32) (result i32)))
   (import "env" "result" (func $result (param i32)))
   (memory (export "memory") 1)
   (data (i32.const 0) "input")
+  (data (i32.const 8) "load")
   (data (i32.const 16) "store")
+  (data (i32.const 24) "tx.hash")
   (data (i32.const 32) "[]")
+  (data (i32.const 40) "[\\"last\\"]")
   (data (i32.const 1024) "[\\"last\\",")
-  (func (export "apply") (param i64 i64 i64) (local $length i32)
+  (data (i32.const 2048) "[\\"copy\\",")
+  (data (i32.const 3072) "[\\"tx\\",")
+  (func $keep (param $name i32) (param $nameLength i32) (param $args i32) (param $argsLength i32) (param $prefix i32) (param $prefixLength i32)
+    (local $length i32)
+    (local.set $length (call $call (local.get $name) (local.get $nameLength) (local.get $args) (local.get $argsLength)))
+    (call $result (i32.add (local.get $prefix) (local.get $prefixLength)))
+    (i32.store8 (i32.add (i32.add (local.get $prefix) (local.get $prefixLength)) (local.get $length)) (i32.const 93))
+    (drop (call $call (i32.const 16) (i32.const 5) (local.get $prefix) (i32.add (i32.add (local.get $prefixLength) (local.get $length)) (i32.const 1)))))
+  (func (export "apply") (param i64 i64 i64)
     (if (i64.eq (local.get 1) (i64.const 1)) (then
-      (local.set $length (call $call (i32.const 0) (i32.const 5) (i32.const 32) (i32.const 2)))
-      (call $result (i32.const 1032))
-      (i32.store8 (i32.add (i32.const 1032) (local.get $length)) (i32.const 93))
-      (drop (call $call (i32.const 16) (i32.const 5) (i32.const 1024) (i32.add (local.get $length) (i32.const 9))))))))`;
+      (call $keep (i32.const 0) (i32.const 5) (i32.const 32) (i32.const 2) (i32.const 1024) (i32.const 8))
+      (call $keep (i32.const 8) (i32.const 4) (i32.const 40) (i32.const 8) (i32.const 2048) (i32.const 8))
+      (call $keep (i32.const 24) (i32.const 7) (i32.const 32) (i32.const 2) (i32.const 3072) (i32.const 6))))))`;
 
 /** The contracts the load deploys, in order, then calls. */
 const CONTRACTS = [
   { type: ContractType.JAVASCRIPT, payload: COUNTER },
-  { type: ContractType.WASM, payload: assembleWat(LAST_INPUT_WAT) },
+  { type: ContractType.WASM, payload: assembleWat(KEEPING_WAT) },
 ] as const;
 
 function assembleWat(text: string): string {

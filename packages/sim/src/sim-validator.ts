@@ -1,11 +1,12 @@
-import { LOG_LEVELS, openValidatorCore, validatorCrypto, withFaultPlane, type ContractSupport, type FaultPlane, type NodeConfig, type NodeLog, type StorePoint, type ValidatorCore } from "@chainsim/node";
+import type { ContractLimits } from "@chainsim/contracts";
+import { LOG_LEVELS, openValidatorCore, validatorCrypto, withFaultPlane, type FaultPlane, type NodeConfig, type NodeLog, type StorePoint, type ValidatorCore } from "@chainsim/node";
 import { addressFromPublicKey, codecs, decodePrivateKey } from "@chainsim/protocol";
 import { NodeEd25519Signer, type Ed25519Verifier } from "@chainsim/protocol/node-crypto";
 import type { Scheduler } from "./scheduler.js";
 import { SimDisk } from "./sim-disk.js";
 import type { SimWire } from "./sim-network.js";
 import type { CommitWatch } from "./watchers.js";
-import type { PendingTasks } from "./pending.js";
+import { CountedRuntime, type PendingTasks } from "./pending.js";
 
 export type ValidatorState = "up" | "down" | "paused";
 
@@ -13,7 +14,8 @@ export type ValidatorState = "up" | "down" | "paused";
 export interface SimRun {
   scheduler: Scheduler;
   wire: SimWire;
-  contracts: ContractSupport;
+  /** What every validator's contract engines obey, and where their runs are counted (the clock waits for them). */
+  contracts: { limits: ContractLimits; runs: { pending: number } };
   watch: CommitWatch;
   /** Counts the checks a stored ledger starts, so that the clock waits for them. */
   tasks: PendingTasks;
@@ -73,12 +75,13 @@ export class SimValidator {
         ? undefined
         : withFaultPlane(wired, { peers, validators: this.config.validators, crypto, seed: this.options.faultSeed, unsafeQuorum: this.run.unsafeQuorum ?? null, clock });
     const dbs = await this.disk.open();
+    const runtime = new CountedRuntime(this.run.contracts.limits, this.run.contracts.runs);
     const core = await openValidatorCore({
       config: this.config,
       validatorAddress: this.address,
       dbs,
       network: faults?.network ?? wired,
-      contracts: this.run.contracts,
+      contracts: { runtime, limits: this.run.contracts.limits },
       crypto,
       log: SimValidator.silentLog,
       clock,
@@ -106,7 +109,10 @@ export class SimValidator {
     core.consensus.start();
     this.core = core;
     this.plane = faults?.plane;
-    this.retire = clock.retire;
+    this.retire = () => {
+      clock.retire();
+      runtime.retire();
+    };
     this.stopNetwork = () => {
       this.run.wire.detach(wired);
       return wired.stop();

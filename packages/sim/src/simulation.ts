@@ -1,4 +1,4 @@
-import { ContractEngines, DEFAULT_CONTRACT_LIMITS, JsRuntime, WasmRuntime } from "@chainsim/contracts";
+import { DEFAULT_CONTRACT_LIMITS } from "@chainsim/contracts";
 import type { NodeConfig, ValidatorCore } from "@chainsim/node";
 import { fromHex, seededRandom } from "@chainsim/protocol";
 import { Ed25519Verifier } from "@chainsim/protocol/node-crypto";
@@ -9,7 +9,7 @@ import { chainOf, nonceProblems } from "./final-checks.js";
 import { checkAgreement, checkLiveness, checkNoLoss, checkValidity, livenessBoundMs, recoveryOf, type InvariantResult } from "./invariants/checker.js";
 import type { NodeChain } from "./invariants/history.js";
 import { AdmissionBroken, SimLoad } from "./load.js";
-import { CountedRuntime, PendingTasks } from "./pending.js";
+import { PendingTasks } from "./pending.js";
 import { Scheduler } from "./scheduler.js";
 import { DEFAULT_WIRE, SimWire, type WireModel } from "./sim-network.js";
 import { SimValidator, type SimRun } from "./sim-validator.js";
@@ -82,9 +82,9 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const wire = new SimWire(scheduler, stream(0x5eed0001), options.wire ?? DEFAULT_WIRE, names);
   const config0 = configs[0]!;
   const limits = { ...DEFAULT_CONTRACT_LIMITS, steps: config0.contracts.steps, builtinSteps: config0.contracts.builtin_steps, lint: config0.contracts.lint, timeMs: SIM_CONTRACT_GUARD_MS };
-  const runtime = new CountedRuntime(new ContractEngines(new JsRuntime(limits), new WasmRuntime(limits)));
+  const contractRuns = { pending: 0 };
   const tasks = new PendingTasks();
-  scheduler.watch(runtime);
+  scheduler.watch(contractRuns);
   scheduler.watch(tasks);
   const watch = new CommitWatch(scheduler);
   const failures: SimulationFailure[] = watch.failures;
@@ -96,7 +96,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   wire.onSent = (from, channel, payload) => {
     if (channel === "consensus") conduct.sent(from, payload);
   };
-  const run: SimRun = { scheduler, wire, contracts: { runtime, limits }, watch, tasks, verifier, unsafeQuorum: options.unsafeQuorum };
+  const run: SimRun = { scheduler, wire, contracts: { limits, runs: contractRuns }, watch, tasks, verifier, unsafeQuorum: options.unsafeQuorum };
   const validators = configs.map((config) => {
     const bug = options.plant?.node === config.node_name ? options.plant.bug : undefined;
     return new SimValidator(config, run, { faultSeed: Math.floor(faultSeeds() * 2 ** 32), bug });
@@ -163,7 +163,6 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     };
   } finally {
     for (const v of validators) v.halt();
-    runtime.dispose();
   }
 }
 

@@ -43,7 +43,10 @@ describe("whole-network simulation", function () {
     }
     const metadata = async (type: ContractType, key: string) => (await core.ledgers.accounts.entry(METADATA, deployed.get(type)!, key))?.value;
     expect(Number(await metadata(ContractType.JAVASCRIPT, "count"))).to.be.above(0);
-    expect(await metadata(ContractType.WASM, "last")).to.match(/^\d+$/); // the virtual ms of the last call
+    const last = await metadata(ContractType.WASM, "last");
+    expect(last).to.match(/^\d+$/); // the virtual ms of the last call
+    expect(await metadata(ContractType.WASM, "copy")).to.equal(last);
+    expect(await metadata(ContractType.WASM, "tx")).to.match(/^[0-9a-f]{64}$/);
   });
 
   it("gives the same trace hash for the same seed, also with other work running in the process", async () => {
@@ -103,6 +106,32 @@ describe("whole-network simulation", function () {
     expect(failing!.failures.map((f) => f.invariant)).to.include("conduct");
     console.log(`      seed ${failing!.seed}: ${failing!.failures[0]!.detail}`);
     expect((await simulate({ ...options, seed: failing!.seed })).failures, "the same schedule without the bug").to.deep.equal([]);
+  });
+
+  it("catches a validator that stays stalled after its restart, though a later fault on another one healed since", async () => {
+    // v1 neither votes nor syncs for 25 s after its restart: the liveness check after v2's heal owes its progress
+    let starts = 0;
+    const bug = (core: ValidatorCore) => {
+      if (++starts < 2) return;
+      type Stalled = Record<string, (...args: unknown[]) => unknown>;
+      const consensus = core.consensus as unknown as Stalled & { now(): number; ledgerSync: Stalled };
+      const until = consensus.now() + 25_000;
+      const hold = (target: Stalled, method: string) => {
+        const real = target[method]!.bind(target);
+        target[method] = (...args) => (consensus.now() < until ? undefined : real(...args));
+      };
+      hold(consensus, "handle");
+      hold(consensus, "onConsensusMessage");
+      hold(consensus.ledgerSync, "sync");
+      hold(consensus.ledgerSync, "considerSync");
+    };
+    const schedule: SimFault[] = [
+      { at_ms: 3_000, node: "v1", kind: "kill", duration_ms: 500 },
+      { at_ms: 14_000, node: "v2", kind: "kill", duration_ms: 500 },
+    ];
+    const result = await simulate({ ...network, seed: 1, durationMs: 20_000, schedule, plant: { node: "v1", bug } });
+    expect(result.failures.map((f) => f.invariant)).to.include("liveness");
+    expect((await simulate({ ...network, seed: 1, durationMs: 20_000, schedule })).failures, "the same schedule without the bug").to.deep.equal([]);
   });
 
   it("shrinks a failing seed's schedule to fewer or shorter faults that still fail the same way", async () => {
